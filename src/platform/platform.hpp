@@ -1,0 +1,126 @@
+// The Platform concept: everything a primitive under test may use.
+//
+// A primitive is written once, as `template <Platform P> class X`, and compiled against
+// `real` (the OS), `sim` (the deterministic runtime) or `relacy`. Nothing in primitives/
+// includes <atomic>, <mutex>, <thread> or a system header; it reaches the machine only
+// through P. Every operation takes a std::source_location defaulted at the call site, so a
+// trace points at the primitive's own line, not at this header.
+//
+// Shape of a platform type P (all members static or nested types):
+//
+//   P::atomic<T>            std::atomic's operations; T trivially copyable, fetch_* for
+//                           integral T only. wait(old) returns once the value differs from
+//                           old (never spuriously, as std::atomic::wait).
+//   P::cell<T>              plain shared data; read through with(f), written through
+//                           with_mut(f) so each access has a start and an end.
+//   P::mutex                lock / unlock / try_lock; not recursive.
+//   P::wait_on_address(a, expected)       blocks while a == expected; MAY return
+//                                         spuriously (WaitOnAddress, futex); T is 4 bytes.
+//   P::wake_by_address_single(a) / _all(a)
+//   P::parker, P::current_parker()        a binary permit per thread (ConcRT
+//                           Context::Block/Unblock): unpark() may come before park() and is
+//                           not lost; park() consumes the permit or blocks until one arrives.
+//   P::yield()              let other threads run (ConcRT Context::Yield, sched_yield).
+//   P::auto_reset_event / P::manual_reset_event   Win32 event semantics: set, reset, wait,
+//                           try_wait; an auto-reset event releases one waiter per set and
+//                           clears itself; a manual-reset event releases everyone until reset.
+//   P::post(h)              run coroutine h on the platform's thread pool (via P::resume).
+//   P::resume_on_signal(e, h)  once auto-reset event e is signaled, consume the signal and
+//                           post h to the pool (the thread-pool wait behind WinRT's
+//                           resume_on_signal).
+//   P::resume(h)            resume coroutine h on the calling thread. Every resumption of a
+//                           coroutine goes through here, so the runtime sees it.
+//   P::thread               thread(F f) starts f; join() waits for it.
+//   P::check(ok, what)      a property check raised by a primitive or a scenario; on sim a
+//                           failed check ends the execution with a violation.
+//   P::frame_allocate(n) / P::frame_deallocate(p, n)   storage for the harness task's frames.
+//   P::frame_created(h) / P::frame_destroyed(h)        frame lifetime, for misuse detection.
+#pragma once
+
+#include <concepts>
+#include <coroutine>
+#include <cstddef>
+#include <cstdint>
+#include <source_location>
+
+namespace syncstress {
+
+/// The call site of a Platform operation; every operation takes one, defaulted.
+using source_location = std::source_location;
+
+namespace platform_detail {
+
+template <class P, class T>
+concept AtomicOf = requires(typename P::template atomic<T>& a, T& expected, T value,
+                            std::memory_order mo) {
+  { a.load(mo) } -> std::same_as<T>;
+  { a.load() } -> std::same_as<T>;
+  a.store(value, mo);
+  a.store(value);
+  { a.exchange(value, mo) } -> std::same_as<T>;
+  { a.compare_exchange_weak(expected, value, mo, mo) } -> std::same_as<bool>;
+  { a.compare_exchange_weak(expected, value, mo) } -> std::same_as<bool>;
+  { a.compare_exchange_strong(expected, value, mo, mo) } -> std::same_as<bool>;
+  { a.compare_exchange_strong(expected, value, mo) } -> std::same_as<bool>;
+  a.wait(value, mo);
+  a.notify_one();
+  a.notify_all();
+};
+
+template <class P, class T>
+concept IntegralAtomicOf = AtomicOf<P, T> && requires(typename P::template atomic<T>& a, T v,
+                                                      std::memory_order mo) {
+  { a.fetch_add(v, mo) } -> std::same_as<T>;
+  { a.fetch_sub(v, mo) } -> std::same_as<T>;
+  { a.fetch_and(v, mo) } -> std::same_as<T>;
+  { a.fetch_or(v, mo) } -> std::same_as<T>;
+  { a.fetch_xor(v, mo) } -> std::same_as<T>;
+};
+
+template <class E>
+concept Event = std::constructible_from<E, bool> && requires(E& e) {
+  e.set();
+  e.reset();
+  e.wait();
+  { e.try_wait() } -> std::same_as<bool>;
+};
+
+}  // namespace platform_detail
+
+template <class P>
+concept Platform =
+    platform_detail::IntegralAtomicOf<P, int> &&
+    platform_detail::IntegralAtomicOf<P, std::int32_t> &&
+    platform_detail::IntegralAtomicOf<P, std::int64_t> &&
+    platform_detail::IntegralAtomicOf<P, std::uint32_t> &&
+    platform_detail::AtomicOf<P, bool> && platform_detail::AtomicOf<P, void*> &&
+    platform_detail::Event<typename P::auto_reset_event> &&
+    platform_detail::Event<typename P::manual_reset_event> &&
+    requires(typename P::template cell<int>& c, typename P::mutex& m,
+             typename P::template atomic<std::int32_t>& word, typename P::parker& parker,
+             typename P::auto_reset_event& are, typename P::thread& t,
+             std::coroutine_handle<> h, void* frame, std::size_t n) {
+      { c.with([](const int& v) { return v; }) } -> std::same_as<int>;
+      c.with_mut([](int& v) { ++v; });
+      m.lock();
+      m.unlock();
+      { m.try_lock() } -> std::same_as<bool>;
+      P::wait_on_address(word, std::int32_t{0});
+      P::wake_by_address_single(word);
+      P::wake_by_address_all(word);
+      { P::current_parker() } -> std::same_as<typename P::parker&>;
+      parker.park();
+      parker.unpark();
+      P::yield();
+      P::post(h);
+      P::resume_on_signal(are, h);
+      P::resume(h);
+      t.join();
+      P::check(true, "what");
+      { P::frame_allocate(n) } -> std::same_as<void*>;
+      P::frame_deallocate(frame, n);
+      P::frame_created(h);
+      P::frame_destroyed(h);
+    } && std::constructible_from<typename P::thread, void (*)()>;
+
+}  // namespace syncstress

@@ -1,0 +1,160 @@
+// The harness's coroutine type: task<P, T>.
+//
+// Every coroutine that a scenario or a test runs against an async primitive is a task, so the
+// platform sees its frame: the frame's storage comes from P::frame_allocate (on sim it is kept
+// until the execution ends, so a primitive that touches a destroyed frame reads stale memory
+// instead of crashing the tool), its birth and death are reported to P, and every resumption
+// goes through P::resume.
+//
+// A task starts suspended. start() runs it on the calling thread until its first suspension.
+// co_await task runs it and resumes the awaiting coroutine (through P::resume) once it
+// finishes. destroy() (or the destructor) destroys the frame whatever its state: destroying a
+// suspended frame is how a scenario cancels a waiting coroutine.
+#pragma once
+
+#include <atomic>
+#include <coroutine>
+#include <exception>
+#include <optional>
+#include <utility>
+
+#include "platform/platform.hpp"
+
+namespace syncstress {
+
+template <class P, class T = void>
+class task;
+
+namespace task_detail {
+
+// The hand-off between a finishing task and the coroutine awaiting it. Harness state, not a
+// primitive's: it uses std::atomic directly. States: 0 nobody arrived, 1 one side arrived; the
+// second side to arrive (exchange returns 1) resumes the continuation.
+template <class P>
+struct promise_base {
+  std::coroutine_handle<> continuation{};
+  std::atomic<int> arrivals{0};
+  std::exception_ptr error{};
+
+  static void* operator new(std::size_t n) { return P::frame_allocate(n); }
+  static void operator delete(void* p, std::size_t n) { P::frame_deallocate(p, n); }
+
+  std::suspend_always initial_suspend() noexcept { return {}; }
+
+  struct final_awaiter {
+    bool await_ready() noexcept { return false; }
+    template <class Promise>
+    void await_suspend(std::coroutine_handle<Promise> self) noexcept {
+      auto& p = self.promise();
+      if (p.continuation && p.arrivals.exchange(1, std::memory_order_acq_rel) == 1) {
+        P::resume(p.continuation);
+      }
+    }
+    void await_resume() noexcept {}
+  };
+  final_awaiter final_suspend() noexcept { return {}; }
+  void unhandled_exception() noexcept { error = std::current_exception(); }
+};
+
+template <class P, class T>
+struct promise : promise_base<P> {
+  std::optional<T> value;
+  promise() { P::frame_created(std::coroutine_handle<promise>::from_promise(*this)); }
+  ~promise() { P::frame_destroyed(std::coroutine_handle<promise>::from_promise(*this)); }
+  task<P, T> get_return_object() noexcept;
+  template <class U>
+  void return_value(U&& v) {
+    value.emplace(std::forward<U>(v));
+  }
+};
+
+template <class P>
+struct promise<P, void> : promise_base<P> {
+  promise() { P::frame_created(std::coroutine_handle<promise>::from_promise(*this)); }
+  ~promise() { P::frame_destroyed(std::coroutine_handle<promise>::from_promise(*this)); }
+  task<P, void> get_return_object() noexcept;
+  void return_void() noexcept {}
+};
+
+}  // namespace task_detail
+
+template <class P, class T>
+class [[nodiscard]] task {
+ public:
+  using promise_type = task_detail::promise<P, T>;
+  using handle_type = std::coroutine_handle<promise_type>;
+
+  task() = default;
+  explicit task(handle_type h) : h_(h) {}
+  task(task&& other) noexcept : h_(std::exchange(other.h_, {})) {}
+  task& operator=(task&& other) noexcept {
+    if (this != &other) {
+      destroy();
+      h_ = std::exchange(other.h_, {});
+    }
+    return *this;
+  }
+  task(const task&) = delete;
+  task& operator=(const task&) = delete;
+  ~task() { destroy(); }
+
+  /// Runs the coroutine on the calling thread until it first suspends or finishes.
+  /// Precondition: the task has a frame and was never started.
+  void start(source_location loc = source_location::current()) { P::resume(h_, loc); }
+
+  /// True once the coroutine ran to its end (or ended with an exception).
+  bool done() const noexcept { return h_ && h_.done(); }
+  bool valid() const noexcept { return static_cast<bool>(h_); }
+  handle_type handle() const noexcept { return h_; }
+
+  /// Destroys the frame in whatever state it is; a no-op for an empty task.
+  void destroy() noexcept {
+    if (h_) std::exchange(h_, {}).destroy();
+  }
+
+  /// The coroutine's exception, rethrown, if it ended with one.
+  void rethrow_if_failed() const {
+    if (h_ && h_.promise().error) std::rethrow_exception(h_.promise().error);
+  }
+
+  /// The value the coroutine returned. Precondition: done() and no exception.
+  decltype(auto) result() {
+    rethrow_if_failed();
+    if constexpr (!std::is_void_v<T>) return std::move(*h_.promise().value);
+  }
+
+  auto operator co_await() && noexcept {
+    struct awaiter {
+      handle_type child;
+      bool await_ready() noexcept { return false; }
+      bool await_suspend(std::coroutine_handle<> parent) {
+        child.promise().continuation = parent;
+        P::resume(child);
+        // Whoever arrives second resumes the parent; if the child already finished, the
+        // parent simply does not suspend.
+        return child.promise().arrivals.exchange(1, std::memory_order_acq_rel) == 0;
+      }
+      decltype(auto) await_resume() {
+        if (child.promise().error) std::rethrow_exception(child.promise().error);
+        if constexpr (!std::is_void_v<T>) return std::move(*child.promise().value);
+      }
+    };
+    return awaiter{h_};
+  }
+
+ private:
+  handle_type h_{};
+};
+
+namespace task_detail {
+template <class P, class T>
+task<P, T> promise<P, T>::get_return_object() noexcept {
+  return task<P, T>(std::coroutine_handle<promise>::from_promise(*this));
+}
+template <class P>
+task<P, void> promise<P, void>::get_return_object() noexcept {
+  return task<P, void>(std::coroutine_handle<promise>::from_promise(*this));
+}
+}  // namespace task_detail
+
+}  // namespace syncstress
