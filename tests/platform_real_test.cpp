@@ -253,7 +253,8 @@ TEST(RealThread, RunsItsCallableAndJoinWaitsForItToReturn) {
 }
 
 TEST(RealThread, AcceptsAPlainFunctionPointer) {
-  static std::atomic<int> calls{0};
+  static std::atomic<int> calls;
+  calls.store(0);  // static, so reset it for --gtest_repeat
   Real::thread t(+[] { calls.fetch_add(1, std::memory_order_relaxed); });
   t.join();
   EXPECT_EQ(calls.load(), 1);
