@@ -1,0 +1,326 @@
+// The `sim` platform: every operation is a scheduling point of the deterministic runtime.
+//
+// Primitives compiled against syncstress::Sim run on simulated threads (fibers) inside
+// sim::Runtime::run(); every operation is recorded in the trace with the primitive's own
+// source line, then the Strategy picks who runs next. Sequentially consistent: memory orders
+// are accepted and ignored (sim explores interleavings, not weak memory). cell<T> accesses
+// are not scheduling points (Relacy checks races on them). Outside an execution the
+// operations act directly on their objects, single-threaded; one that would block forever
+// throws std::logic_error.
+#pragma once
+
+#include <concepts>
+#include <coroutine>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "platform/platform.hpp"
+#include "sim/engine.hpp"
+#include "sim/runtime.hpp"
+
+namespace syncstress {
+
+namespace sim::detail {
+
+/// How a value appears in a trace: integers and bools printed, pointers only as null or
+/// non-null (addresses are not deterministic), other types by size.
+template <class T>
+std::string show(const T& v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return v ? "true" : "false";
+  } else if constexpr (std::is_pointer_v<T> || std::is_null_pointer_v<T>) {
+    return v ? "non-null" : "null";
+  } else if constexpr (std::is_enum_v<T>) {
+    return std::to_string(static_cast<std::underlying_type_t<T>>(v));
+  } else if constexpr (std::is_integral_v<T>) {
+    return std::to_string(v);
+  } else {
+    return "<" + std::to_string(sizeof(T)) + " bytes>";
+  }
+}
+
+template <class T>
+bool same_bits(const T& a, const T& b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+/// Gives an object constructed inside an execution its "<kind>#<n>" creation-order name.
+void register_object(Kind kind, const void* obj);
+
+}  // namespace sim::detail
+
+struct Sim {
+  template <class T>
+  class atomic {
+    static_assert(std::is_trivially_copyable_v<T>, "Sim::atomic<T> needs a trivially copyable T");
+    using Kind = sim::detail::Kind;
+
+   public:
+    atomic() noexcept(std::is_nothrow_default_constructible_v<T>) : v_() { named(); }
+    atomic(T v) noexcept : v_(v) { named(); }  // NOLINT(google-explicit-constructor): as std::atomic
+    atomic(const atomic&) = delete;
+    atomic& operator=(const atomic&) = delete;
+
+    T load(std::memory_order = std::memory_order_seq_cst,
+           source_location loc = source_location::current()) const {
+      T r = v_;
+      op("load", [&] { return sim::detail::show(r); }, loc);
+      return r;
+    }
+    void store(T v, std::memory_order = std::memory_order_seq_cst,
+               source_location loc = source_location::current()) {
+      v_ = v;
+      op("store", [&] { return sim::detail::show(v); }, loc);
+    }
+    T exchange(T v, std::memory_order = std::memory_order_seq_cst,
+               source_location loc = source_location::current()) {
+      T old = std::exchange(v_, v);
+      op("exchange", [&] { return arrow(old, v); }, loc);
+      return old;
+    }
+    bool compare_exchange_weak(T& expected, T desired, std::memory_order,
+                               std::memory_order,
+                               source_location loc = source_location::current()) {
+      return cas(expected, desired, true, loc);
+    }
+    bool compare_exchange_weak(T& expected, T desired,
+                               std::memory_order = std::memory_order_seq_cst,
+                               source_location loc = source_location::current()) {
+      return cas(expected, desired, true, loc);
+    }
+    bool compare_exchange_strong(T& expected, T desired, std::memory_order,
+                                 std::memory_order,
+                                 source_location loc = source_location::current()) {
+      return cas(expected, desired, false, loc);
+    }
+    bool compare_exchange_strong(T& expected, T desired,
+                                 std::memory_order = std::memory_order_seq_cst,
+                                 source_location loc = source_location::current()) {
+      return cas(expected, desired, false, loc);
+    }
+
+    T fetch_add(T v, std::memory_order = std::memory_order_seq_cst,
+                source_location loc = source_location::current())
+      requires std::integral<T> && (!std::same_as<T, bool>)
+    {
+      return rmw("fetch_add", static_cast<T>(v_ + v), loc);
+    }
+    T fetch_sub(T v, std::memory_order = std::memory_order_seq_cst,
+                source_location loc = source_location::current())
+      requires std::integral<T> && (!std::same_as<T, bool>)
+    {
+      return rmw("fetch_sub", static_cast<T>(v_ - v), loc);
+    }
+    T fetch_and(T v, std::memory_order = std::memory_order_seq_cst,
+                source_location loc = source_location::current())
+      requires std::integral<T> && (!std::same_as<T, bool>)
+    {
+      return rmw("fetch_and", static_cast<T>(v_ & v), loc);
+    }
+    T fetch_or(T v, std::memory_order = std::memory_order_seq_cst,
+               source_location loc = source_location::current())
+      requires std::integral<T> && (!std::same_as<T, bool>)
+    {
+      return rmw("fetch_or", static_cast<T>(v_ | v), loc);
+    }
+    T fetch_xor(T v, std::memory_order = std::memory_order_seq_cst,
+                source_location loc = source_location::current())
+      requires std::integral<T> && (!std::same_as<T, bool>)
+    {
+      return rmw("fetch_xor", static_cast<T>(v_ ^ v), loc);
+    }
+
+    /// Blocks while the value equals `old`; never returns spuriously (std::atomic::wait).
+    void wait(T old, std::memory_order = std::memory_order_seq_cst,
+              source_location loc = source_location::current()) const {
+      for (;;) {
+        sim::detail::Engine* e = sim::detail::t_engine;
+        if (!sim::detail::same_bits(v_, old)) {
+          op("wait", [&] { return "value " + sim::detail::show(v_); }, loc);
+          return;
+        }
+        if (e == nullptr) throw std::logic_error("Sim::atomic::wait would block forever");
+        std::string values = e->tracing() ? "on " + sim::detail::show(old) : std::string();
+        if (!e->block(Kind::atomic, this, sim::detail::Wait::address, "wait", std::move(values),
+                      loc)) {
+          return;
+        }
+      }
+    }
+    void notify_one(source_location loc = source_location::current()) {
+      if (auto* e = sim::detail::t_engine) e->wake_address(this, false, "notify_one", loc);
+    }
+    void notify_all(source_location loc = source_location::current()) {
+      if (auto* e = sim::detail::t_engine) e->wake_address(this, true, "notify_all", loc);
+    }
+
+   private:
+    friend struct Sim;
+    void named() {
+      if (sim::detail::t_engine) sim::detail::register_object(Kind::atomic, this);
+    }
+    template <class F>
+    void op(std::string_view name, F&& values, const source_location& loc) const {
+      if (auto* e = sim::detail::t_engine) {
+        e->step(Kind::atomic, this, name, e->tracing() ? values() : std::string(), loc);
+      }
+    }
+    static std::string arrow(const T& a, const T& b) {
+      return sim::detail::show(a) + " -> " + sim::detail::show(b);
+    }
+    T rmw(std::string_view name, T next, const source_location& loc) {
+      T old = std::exchange(v_, next);
+      op(name, [&] { return arrow(old, next); }, loc);
+      return old;
+    }
+    bool cas(T& expected, T desired, bool weak, const source_location& loc) {
+      const std::string_view name = weak ? "cas_weak" : "cas_strong";
+      if (!sim::detail::same_bits(v_, expected)) {
+        expected = v_;
+        op(name, [&] { return "failed, saw " + sim::detail::show(expected); }, loc);
+        return false;
+      }
+      auto* e = sim::detail::t_engine;
+      if (weak && e && e->inject(e->options().spurious_cas_failures)) {
+        op(name, [] { return std::string("spurious failure"); }, loc);
+        return false;
+      }
+      T old = std::exchange(v_, desired);
+      op(name, [&] { return arrow(old, desired); }, loc);
+      return true;
+    }
+
+    T v_;
+  };
+
+  /// Plain shared data. with/with_mut are not scheduling points: races on cells are Relacy's
+  /// job; sim only interleaves at platform operations.
+  template <class T>
+  class cell {
+   public:
+    cell() = default;
+    explicit cell(T v) : v_(std::move(v)) {}
+    template <class F>
+    decltype(auto) with(F&& f) const {
+      return std::forward<F>(f)(static_cast<const T&>(v_));
+    }
+    template <class F>
+    decltype(auto) with_mut(F&& f) {
+      return std::forward<F>(f)(v_);
+    }
+
+   private:
+    T v_{};
+  };
+
+  using mutex = sim::mutex;
+  using parker = sim::parker;
+  using auto_reset_event = sim::auto_reset_event;
+  using manual_reset_event = sim::manual_reset_event;
+
+  /// Blocks while `a` holds `expected`. Returns on a wake, at once if the value differs, or
+  /// spuriously when Options::spurious_wakeups is on (a recorded choice).
+  template <class T>
+  static void wait_on_address(atomic<T>& a, std::type_identity_t<T> expected,
+                              source_location loc = source_location::current()) {
+    static_assert(sizeof(T) == 4, "wait_on_address takes a 4-byte word");
+    const bool equal = sim::detail::same_bits(a.v_, expected);
+    auto* e = sim::detail::t_engine;
+    if (e == nullptr) {
+      if (equal) throw std::logic_error("Sim::wait_on_address would block forever");
+      return;
+    }
+    e->wait_on_address(&a, equal,
+                       e->tracing() ? "on " + sim::detail::show(expected) : std::string(), loc);
+  }
+  /// Wakes one thread waiting on `a` (chosen by the strategy if several).
+  template <class T>
+  static void wake_by_address_single(atomic<T>& a,
+                                     source_location loc = source_location::current()) {
+    if (auto* e = sim::detail::t_engine) e->wake_address(&a, false, "wake_single", loc);
+  }
+  template <class T>
+  static void wake_by_address_all(atomic<T>& a,
+                                  source_location loc = source_location::current()) {
+    if (auto* e = sim::detail::t_engine) e->wake_address(&a, true, "wake_all", loc);
+  }
+
+  /// The calling simulated thread's parker.
+  static parker& current_parker();
+  /// A scheduling point that tells the strategy the thread is spinning.
+  static void yield(source_location loc = source_location::current());
+
+  /// Runs `h` on a simulated pool worker (via resume).
+  static void post(std::coroutine_handle<> h, source_location loc = source_location::current());
+  /// Once `e` is signaled (and this registration is chosen), consumes the signal and posts h.
+  static void resume_on_signal(auto_reset_event& e, std::coroutine_handle<> h,
+                               source_location loc = source_location::current());
+  /// Resumes `h` on the calling thread; refuses (and reports) a destroyed, finished or queued
+  /// task<Sim> frame.
+  static void resume(std::coroutine_handle<> h, source_location loc = source_location::current());
+
+  /// A simulated thread; the destructor joins if still joinable (as std::jthread).
+  class thread {
+   public:
+    template <class F>
+      requires std::invocable<std::decay_t<F>&>
+    explicit thread(F&& f, source_location loc = source_location::current())
+        : id_(start(std::function<void()>(std::forward<F>(f)), loc)) {}
+    thread(thread&& other) noexcept
+        : id_(other.id_), epoch_(other.epoch_), joinable_(std::exchange(other.joinable_, false)) {}
+    thread& operator=(thread&&) = delete;
+    thread(const thread&) = delete;
+    ~thread();
+    /// Waits for the thread's function to return. Precondition: not joined before.
+    void join(source_location loc = source_location::current());
+    /// The simulated thread's id.
+    ThreadId id() const { return id_; }
+
+   private:
+    ThreadId start(std::function<void()> fn, const source_location& loc);
+    ThreadId id_;
+    std::uint64_t epoch_ = 0;
+    bool joinable_ = true;
+  };
+
+  /// A property check; a failure ends the execution with a violation ("check", `what`, the
+  /// caller's line). Not a scheduling point. Outside an execution a failure throws
+  /// std::logic_error.
+  static void check(bool ok, std::string_view what,
+                    source_location loc = source_location::current()) {
+    if (!ok) [[unlikely]]
+      check_failed(what, loc);
+  }
+
+  /// Frame storage: freed storage is quarantined until the execution ends, so a primitive
+  /// that reads a destroyed frame reads stale memory, not freed memory.
+  static void* frame_allocate(std::size_t n) { return ::operator new(n); }
+  static void frame_deallocate(void* p, std::size_t n) {
+    if (auto* e = sim::detail::t_engine) {
+      e->quarantine(p);
+    } else {
+      ::operator delete(p, n);
+    }
+  }
+  static void frame_created(std::coroutine_handle<> h) {
+    if (auto* e = sim::detail::t_engine) e->frame_created(h.address());
+  }
+  static void frame_destroyed(std::coroutine_handle<> h) {
+    if (auto* e = sim::detail::t_engine) e->frame_destroyed(h.address());
+  }
+
+ private:
+  static void check_failed(std::string_view what, const source_location& loc);
+};
+
+static_assert(Platform<Sim>);
+
+}  // namespace syncstress

@@ -1,0 +1,343 @@
+// The sim runtime's engine: simulated threads, the scheduler, blocking and waking, the pool,
+// frame tracking and teardown. Internal to src/sim and src/platform/sim.hpp; users go through
+// runtime.hpp and the Sim platform.
+//
+// Scheduling: an operation is performed atomically, recorded, then the Strategy picks the next
+// thread among the runnable ones (asked only when there are two or more); the engine switches
+// straight from fiber to fiber. Waits are bookkeeping on the thread (what it waits on, why,
+// where), so a wake scans threads in id order: deterministic, and thread counts are small.
+//
+// Teardown (an execution that ended early): the engine enters aborting mode, where no
+// operation schedules and blocking operations return at once. Each unfinished fiber is then
+// resumed in turn from the host and its next operation throws detail::Unwind (not derived
+// from std::exception) when no other exception is in flight, unwinding its stack to the
+// fiber's entry so destructors run and nothing leaks. Operations called from destructors
+// during that unwinding do not throw. Resumptions (Sim::resume, post, resume_on_signal) never
+// throw, because task.hpp calls them from noexcept awaiters; in aborting mode they do not run
+// the coroutine. Two cases cannot be unwound and are abandoned instead (the fiber is never
+// resumed, its stack is reused, what its frames owned leaks; counted in
+// ExecutionResult::abandoned_fibers): Unwind reaching a noexcept frame (caught by a terminate
+// handler installed during teardown), and a fiber that performs more than kAbortOpBudget
+// operations while being torn down (a destructor spinning forever, a catch(...) that swallows
+// Unwind in a loop).
+#pragma once
+
+#include <array>
+#include <coroutine>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <source_location>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "schedules/strategy.hpp"
+#include "sim/fiber.hpp"
+#include "sim/runtime.hpp"
+
+namespace syncstress {
+struct Sim;
+}
+
+namespace syncstress::sim {
+
+namespace detail {
+class Engine;
+struct Thread;
+}  // namespace detail
+
+using source_location = std::source_location;
+
+/// Sim's mutex: lock blocks the fiber while another holds it; unlock makes every waiter
+/// runnable to retry, so the strategy decides who wins. Not recursive (relocking deadlocks).
+class mutex {
+ public:
+  mutex();
+  mutex(const mutex&) = delete;
+  mutex& operator=(const mutex&) = delete;
+  /// Blocks until the mutex is free, then takes it.
+  void lock(source_location loc = source_location::current());
+  /// Releases the mutex; unlocking a mutex that is not held is a violation ("check").
+  void unlock(source_location loc = source_location::current());
+  /// Takes the mutex if free; never blocks.
+  bool try_lock(source_location loc = source_location::current());
+
+ private:
+  friend class detail::Engine;
+  bool held_ = false;
+  ThreadId owner_ = 0;
+};
+
+/// A binary permit per simulated thread (ConcRT Context::Block/Unblock).
+class parker {
+ public:
+  parker() = default;
+  parker(const parker&) = delete;
+  parker& operator=(const parker&) = delete;
+  /// Consumes the permit, or blocks until unpark() gives one. May return spuriously when
+  /// Options::spurious_wakeups is on (a recorded choice).
+  void park(source_location loc = source_location::current());
+  /// Gives the permit (not lost if the owner is not parked yet) and wakes the owner.
+  void unpark(source_location loc = source_location::current());
+
+ private:
+  friend class detail::Engine;
+  friend struct detail::Thread;
+  bool permit_ = false;
+  ThreadId owner_ = 0;
+};
+
+/// Win32 auto-reset event: set releases one waiter (chosen by the strategy among blocked
+/// threads and resume_on_signal registrations) or stays signaled until a wait consumes it.
+class auto_reset_event {
+ public:
+  explicit auto_reset_event(bool initially_set = false);
+  auto_reset_event(const auto_reset_event&) = delete;
+  auto_reset_event& operator=(const auto_reset_event&) = delete;
+  void set(source_location loc = source_location::current());
+  void reset(source_location loc = source_location::current());
+  /// Blocks until signaled; consumes the signal.
+  void wait(source_location loc = source_location::current());
+  /// Consumes the signal if set; never blocks.
+  bool try_wait(source_location loc = source_location::current());
+
+ private:
+  friend class detail::Engine;
+  friend struct ::syncstress::Sim;
+  bool signaled_;
+};
+
+/// Win32 manual-reset event: set releases every current waiter and stays set until reset.
+class manual_reset_event {
+ public:
+  explicit manual_reset_event(bool initially_set = false);
+  manual_reset_event(const manual_reset_event&) = delete;
+  manual_reset_event& operator=(const manual_reset_event&) = delete;
+  void set(source_location loc = source_location::current());
+  void reset(source_location loc = source_location::current());
+  void wait(source_location loc = source_location::current());
+  bool try_wait(source_location loc = source_location::current());
+
+ private:
+  friend class detail::Engine;
+  friend struct ::syncstress::Sim;
+  bool signaled_;
+};
+
+namespace detail {
+
+/// Object kinds, for default names "<kind>#<n>".
+enum class Kind : std::uint8_t {
+  atomic,
+  mutex,
+  auto_reset_event,
+  manual_reset_event,
+  parker,
+  thread,
+  pool,
+  frame,
+  none,
+  count
+};
+
+/// Why a thread is blocked.
+enum class Wait : std::uint8_t { none, address, mutex, parker, event, join, pool };
+
+/// Thrown through a fiber to unwind it during teardown.
+struct Unwind {};
+
+/// Operations a fiber may perform while being torn down before it is abandoned.
+inline constexpr unsigned kAbortOpBudget = 10000;
+
+enum class State : std::uint8_t { runnable, blocked, finished };
+
+struct Thread {
+  ThreadId id = 0;
+  bool worker = false;
+  bool started = false;
+  State state = State::finished;
+  Context ctx;
+  Stack stack;
+  std::function<void()> fn;
+  sim::parker parker;
+  // What it waits on, while blocked.
+  Wait wait = Wait::none;
+  Kind wait_kind = Kind::none;
+  const void* wait_obj = nullptr;
+  std::string_view wait_op;
+  source_location wait_loc;
+  std::int64_t wait_holder = -1;
+  /// A setter handed this waiter the signal (events): its wait returns without re-checking.
+  bool handed = false;
+  unsigned abort_ops = 0;
+};
+
+/// A posted coroutine waiting for a pool worker.
+struct PoolItem {
+  std::coroutine_handle<> handle;
+  source_location loc;
+};
+
+/// A resume_on_signal registration waiting for its event.
+struct PoolWait {
+  const void* event;
+  std::coroutine_handle<> handle;
+  source_location loc;
+};
+
+/// A task<Sim> coroutine frame seen through the frame hooks.
+struct FrameRecord {
+  void* address = nullptr;
+  std::uint32_t serial = 0;
+  bool destroyed = false;
+  bool queued = false;     // posted, not yet taken by a worker
+  bool pool_wait = false;  // registered with resume_on_signal, not yet signaled
+  ThreadId creator = 0;
+  std::uint64_t created_step = 0;
+  source_location last_loc;  // last resume / post / registration
+  bool has_loc = false;
+};
+
+class Engine {
+ public:
+  explicit Engine(Options options);
+  ~Engine();
+
+  ExecutionResult run(Strategy& strategy, std::function<void()> main);
+  const Options& options() const { return options_; }
+
+  // --- State read by the platform on every operation ---------------------------------------
+  bool tracing() const { return tracing_; }
+  /// True once the execution has ended (teardown): nothing schedules any more.
+  bool aborting() const { return aborting_; }
+  std::uint64_t steps() const { return steps_; }
+  /// The running simulated thread's id (0 on the host during teardown).
+  ThreadId current_id() const { return current_ ? current_->id : 0; }
+  parker& current_parker() { return current_ ? current_->parker : host_parker_; }
+
+  // --- Scheduling points ---------------------------------------------------------------------
+  /// A non-blocking operation on `obj` was performed: record it and let the strategy pick
+  /// who runs next. In teardown: may throw Unwind (see the file comment).
+  void step(Kind kind, const void* obj, std::string_view op, std::string values,
+            const source_location& loc, bool yielded = false);
+  /// Blocks the current thread on `obj` until a wake makes it runnable and it is chosen.
+  /// Returns false in teardown (the caller must return at once).
+  bool block(Kind kind, const void* obj, Wait wait, std::string_view op, std::string values,
+             const source_location& loc, std::int64_t holder = -1);
+  /// Asks the strategy for a number in [0, bound); 0 without asking when bound < 2.
+  std::uint64_t choose(std::uint64_t bound);
+  /// A fault injection point: asks next_u64(2) only when `enabled`.
+  bool inject(bool enabled) { return enabled && !aborting_ && strategy_->next_u64(2) == 1; }
+  /// Ends the execution with a violation at `loc` (first one wins). Returns only during
+  /// teardown, without throwing.
+  void violation(Outcome outcome, std::string_view property, std::string message,
+                 const source_location* loc);
+
+  // --- Operations with more logic than a step ------------------------------------------------
+  void wait_on_address(const void* obj, bool equal, std::string values,
+                       const source_location& loc);
+  /// notify_one/_all, wake_by_address_single/_all: wakes threads waiting on `obj`.
+  void wake_address(const void* obj, bool all, std::string_view op, const source_location& loc);
+  void mutex_lock(mutex& m, const source_location& loc);
+  void mutex_unlock(mutex& m, const source_location& loc);
+  bool mutex_try_lock(mutex& m, const source_location& loc);
+  void park(parker& p, const source_location& loc);
+  void unpark(parker& p, const source_location& loc);
+  void event_set(bool& signaled, bool manual, const void* obj, const source_location& loc);
+  void event_reset(bool& signaled, bool manual, const void* obj, const source_location& loc);
+  void event_wait(bool& signaled, bool manual, const void* obj, const source_location& loc);
+  bool event_try_wait(bool& signaled, bool manual, const void* obj,
+                      const source_location& loc);
+  /// Starts a user thread; returns its id.
+  ThreadId spawn(std::function<void()> fn, const source_location& loc);
+  void join(ThreadId id, const source_location& loc);
+  std::uint64_t epoch() const { return epoch_; }
+
+  // --- Executor and frames -------------------------------------------------------------------
+  void post(std::coroutine_handle<> h, const source_location& loc);
+  void resume_on_signal(bool& signaled, const void* event, std::coroutine_handle<> h,
+                        const source_location& loc);
+  /// The scheduling point and frame checks before Sim::resume calls h.resume(); false means
+  /// do not resume (misuse reported, or teardown).
+  bool before_resume(std::coroutine_handle<> h, const source_location& loc);
+  void frame_created(void* address);
+  void frame_destroyed(void* address);
+  void quarantine(void* p) { quarantine_.push_back(p); }
+  /// In teardown, unwinds the calling fiber (throws Unwind) when that is safe.
+  void abort_point_public() { abort_point(); }
+  /// True while a simulated thread (not the host) runs.
+  bool on_fiber() const { return current_ != nullptr; }
+
+  // --- Names ---------------------------------------------------------------------------------
+  void set_name(const void* obj, std::string name) { names_[obj] = std::move(name); }
+  /// The name of an object in traces and reports.
+  std::string name_of(Kind kind, const void* obj);
+  /// Gives an object constructed inside this execution the next "<kind>#<n>".
+  void register_new(Kind kind, const void* obj);
+
+ private:
+  friend struct Access;
+  static void fiber_entry(ctx::transfer_t transfer);
+  [[noreturn]] void thread_main(Thread& self);
+  void worker_loop();
+  [[noreturn]] void exit_thread(Thread& self);
+  void record(Kind kind, const void* obj, std::string_view op, std::string values,
+              const source_location& loc);
+  void decide(bool yielded);
+  void no_runnable();
+  void end_execution(Outcome outcome, std::string_view property, std::string message,
+                     const source_location* loc);
+  void abort_point();
+  [[noreturn]] void abandon(Thread& t);
+  void teardown();
+  ThreadId new_thread(std::function<void()> fn, bool worker);
+  void make_runnable(Thread& t);
+  void make_blocked(Thread& t);
+  void collect_waiters(const void* obj, Wait wait);
+  void wake(Thread& t, bool handed);
+  void enqueue(std::coroutine_handle<> h, const source_location& loc);
+  FrameRecord* frame(void* address);
+  std::string frame_name(const FrameRecord& f) const;
+  void check_frames_at_end();
+  std::string wait_for_picture();
+  static void on_terminate();
+
+  Options options_;
+  bool tracing_;
+  StackPool stacks_;
+  Strategy* strategy_ = nullptr;
+  std::uint64_t epoch_ = 0;
+  std::uint64_t steps_ = 0;
+  bool running_ = false;
+  bool aborting_ = false;
+  bool tearing_down_ = false;
+  Context host_;
+  Thread* current_ = nullptr;
+  std::vector<std::unique_ptr<Thread>> threads_;  // records reused across executions
+  std::uint32_t thread_count_ = 0;
+  std::uint32_t live_user_threads_ = 0;
+  std::vector<ThreadId> runnable_;  // sorted ascending
+  std::vector<Thread*> scratch_;
+  ExecutionResult result_;
+  std::unordered_map<const void*, std::uint32_t> serials_;  // lookup only, never iterated
+  std::array<std::uint32_t, static_cast<std::size_t>(Kind::count)> kind_counts_{};
+  std::map<const void*, std::string> names_;  // set inside this execution
+  parker host_parker_;
+  // Executor.
+  bool workers_started_ = false;
+  std::vector<PoolItem> queue_;
+  std::vector<PoolWait> pool_waits_;
+  // Frames.
+  std::vector<FrameRecord> frames_;
+  std::unordered_map<void*, std::uint32_t> frame_index_;  // lookup only, never iterated
+  std::vector<void*> quarantine_;
+};
+
+/// The engine running an execution on this OS thread; null outside run().
+inline thread_local Engine* t_engine = nullptr;
+
+}  // namespace detail
+}  // namespace syncstress::sim

@@ -1,0 +1,116 @@
+// The deterministic runtime (`sim`): runs one execution of a scenario on simulated threads.
+//
+// Simulated threads are fibers on the calling OS thread. Every operation of the Sim platform
+// (src/platform/sim.hpp) is a scheduling point: it is recorded in the trace and the Strategy
+// picks who runs next whenever more than one thread could. Nothing else influences the order,
+// so the same strategy answers give the same trace, byte for byte.
+//
+// Detection ends an execution early and never crashes the tool: deadlock, the step bound,
+// failed Sim::check, an exception escaping a simulated thread, and misuse of task<Sim>
+// coroutine frames. The unfinished fibers of an execution that ended early are torn down by
+// forced unwinding (see "Teardown" in src/sim/engine.hpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "schedules/strategy.hpp"
+
+namespace syncstress::sim {
+
+/// Per-runtime switches. Each fault injection is a recorded choice (Strategy::next_u64(2))
+/// asked only when its switch is on, so schedules stay short when it is off.
+struct Options {
+  /// Step bound: exceeding it ends the execution (livelock, starvation).
+  std::uint64_t max_steps = 100000;
+  /// wait_on_address and parker::park may return spuriously.
+  bool spurious_wakeups = false;
+  /// compare_exchange_weak may fail spuriously (asked only when it would succeed).
+  bool spurious_cas_failures = false;
+  /// A pool worker may take any queued item, not only the oldest.
+  bool delay_posted_work = false;
+  /// Simulated thread-pool workers behind Sim::post / resume_on_signal (created lazily).
+  unsigned pool_workers = 2;
+  /// Record a TraceEntry per step. Off only for speed (benchmarks, long searches).
+  bool record_trace = true;
+  /// Usable stack bytes per fiber; 0 picks the default (256 KiB, 1 MiB under ASan).
+  std::size_t stack_size = 0;
+};
+
+enum class Outcome { completed, violation, deadlock, step_bound, frame_misuse, exception };
+
+/// "completed", "violation", "deadlock", "step_bound", "frame_misuse", "exception".
+std::string_view to_string(Outcome outcome);
+
+/// One step of an execution.
+struct TraceEntry {
+  std::uint64_t step = 0;
+  ThreadId thread = 0;
+  std::string_view op;  // a string literal: "load", "lock", "wait_on_address", ...
+  std::string object;   // the object's name (set_name) or "<kind>#<n>"
+  std::string values;   // integers and bools printed; pointers only as null / non-null
+  const char* file = nullptr;
+  unsigned line = 0;
+};
+
+struct ExecutionResult {
+  Outcome outcome = Outcome::completed;
+  /// Short id: "check", "deadlock", "step-bound", "resume-after-destroy", "double-resume",
+  /// "destroy-while-queued", "frame-leaked", "exception" (empty when completed).
+  std::string property;
+  /// Human text; for a deadlock the wait-for picture: every blocked thread, the object it
+  /// waits on (by name), the op and the source line.
+  std::string message;
+  /// Where the violation was raised, if known.
+  const char* file = nullptr;
+  unsigned line = 0;
+  std::uint64_t steps = 0;
+  std::vector<TraceEntry> trace;
+  /// Fibers that could not be unwound during teardown (a noexcept frame or a destructor that
+  /// spins forever was on their stack) and were abandoned; what their stacks owned leaks.
+  unsigned abandoned_fibers = 0;
+
+  /// One line per entry, "<step> t<thread> <op> <object> [<values>] <file>:<line>", files
+  /// relative to the source tree; deterministic text.
+  std::string format_trace() const;
+};
+
+namespace detail {
+class Engine;
+}
+
+class Runtime {
+ public:
+  explicit Runtime(Options options = {});
+  ~Runtime();
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  /// Runs one execution: `main` is simulated thread 0; it spawns others through Sim::thread.
+  /// The caller calls strategy.new_execution() before; run() never does. Not reentrant: an
+  /// OS thread runs one execution at a time.
+  ExecutionResult run(Strategy& strategy, std::function<void()> main);
+
+  const Options& options() const;
+
+ private:
+  std::unique_ptr<detail::Engine> engine_;
+};
+
+/// True inside run() on a simulated thread.
+bool in_execution();
+/// The running simulated thread (0 outside an execution).
+ThreadId current_thread();
+/// Steps taken so far in this execution: the virtual clock (0 outside an execution).
+std::uint64_t current_step();
+/// Names a sim object (mutex, atomic, event, ...) in traces and deadlock reports; otherwise
+/// objects are named "<kind>#<n>" in creation order per execution. A name given inside an
+/// execution lasts until it ends; one given outside lasts for the OS thread.
+void set_name(const void* object, std::string name);
+
+}  // namespace syncstress::sim
