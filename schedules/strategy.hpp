@@ -35,8 +35,15 @@ class Strategy {
   virtual std::uint64_t next_u64(std::uint64_t bound) = 0;
 
   /// The strategy's name and parameters as the schedule codec writes them, e.g.
-  /// "pct:d=3,k=400" or "random"; the seed is kept separately.
+  /// "pct:d=3,k=400" or "random"; the seed is kept separately. Only lower-case letters,
+  /// digits and `-:=,` so the codec can carry it without quoting.
   virtual std::string describe() const = 0;
+
+  /// The seed of the current execution: running the strategy named by describe() with this
+  /// seed regenerates this execution as its first one. 0 for strategies that draw nothing
+  /// at random (round-robin, exhaustive). Added after the first four members; not pure so
+  /// deterministic strategies need not override it.
+  virtual std::uint64_t execution_seed() const { return 0; }
 };
 
 }  // namespace syncstress

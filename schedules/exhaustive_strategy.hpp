@@ -1,0 +1,67 @@
+// The exhaustive strategy: depth-first enumeration of every choice sequence of a program.
+//
+// Thread choices and number choices are nodes of one tree; each execution follows one path.
+// The first execution takes answer 0 everywhere; each later one backtracks to the deepest
+// node with an untried answer, replays the path down to it, takes that answer, and continues
+// with 0s. The program must be deterministic given the answers (the sim runtime is): if a
+// re-run asks a different question on the replayed path, ScheduleDivergence is thrown.
+//
+// An optional preemption bound (Musuvathi and Qadeer's context bounding, as in CHESS) prunes
+// paths that switch away from a thread that could have continued more than `p` times; a switch
+// away from a thread that yielded, blocked or finished is not a preemption.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "schedules/schedule.hpp"
+#include "schedules/strategy.hpp"
+
+namespace syncstress {
+
+/// Depth-first enumeration; see the file comment.
+class ExhaustiveStrategy final : public Strategy {
+ public:
+  /// Enumerates every sequence, or only those with at most `preemption_bound` preemptions.
+  explicit ExhaustiveStrategy(std::optional<std::uint32_t> preemption_bound = std::nullopt)
+      : preemption_bound_(preemption_bound) {}
+
+  /// Moves to the next unexplored path; false once the whole tree has been explored.
+  bool new_execution() override;
+  /// The path's answer at this depth, or the first allowed one on a new node.
+  std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current,
+                          bool current_yielded) override;
+  /// The path's answer at this depth, or 0 on a new node.
+  std::uint64_t next_u64(std::uint64_t bound) override;
+  /// "exhaustive" or "exhaustive:preemptions=<p>".
+  std::string describe() const override;
+
+  /// Executions started so far (each a distinct path of the tree).
+  std::uint64_t executions_explored() const { return explored_; }
+  /// True once new_execution() has returned false.
+  bool complete() const { return complete_; }
+
+ private:
+  struct Node {
+    bool is_thread;
+    std::uint64_t bound;
+    std::uint64_t chosen;
+    // For thread nodes under a preemption bound: the index of the thread that could have
+    // continued (bound when none could), and the preemptions on the path above this node.
+    std::uint64_t continuing;
+    std::uint32_t preemptions_before;
+  };
+
+  bool allowed(const Node& node, std::uint64_t answer) const;
+  std::uint32_t preemptions_through(const Node& node) const;
+  [[noreturn]] void diverged(const Node& node, bool is_thread, std::uint64_t bound) const;
+
+  std::optional<std::uint32_t> preemption_bound_;
+  std::vector<Node> path_;
+  std::size_t depth_ = 0;  // position in path_ of the next question
+  std::uint64_t explored_ = 0;
+  bool complete_ = false;
+};
+
+}  // namespace syncstress

@@ -1,0 +1,77 @@
+// PCT, the probabilistic concurrency testing scheduler of Burckhardt, Kothari, Musuvathi and
+// Nagarakatte, "A Randomized Scheduler with Probabilistic Guarantees of Finding Bugs"
+// (ASPLOS 2010).
+//
+// Each thread gets a random distinct priority >= d when it first appears; d-1 change points
+// are drawn uniformly from [1, k]; the highest-priority runnable thread always runs, and at
+// the i-th change point the thread about to run drops to priority i-1, below every initial
+// priority. For a program with n threads and k steps, a bug of depth d is found in one
+// execution with probability at least 1/(n k^(d-1)).
+//
+// Deviations, and why:
+// - A step is one next_thread call (the runtime asks only when two or more threads can run),
+//   so k counts scheduling decisions, not instructions.
+// - k adapts: an execution uses max(k parameter, longest execution seen so far in this run),
+//   so a low estimate does not crowd every change point into the first steps.
+// - A thread whose last step was a yield drops below every other thread (a fresh lowest
+//   priority, not counted as a change point). Pure priority scheduling would otherwise run a
+//   spin loop forever while the thread it waits for never gets a step.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "schedules/rng.hpp"
+#include "schedules/strategy.hpp"
+
+namespace syncstress {
+
+/// The PCT scheduler; see the file comment.
+class PctStrategy final : public Strategy {
+ public:
+  /// `depth` (d >= 1) is the bug depth aimed at; `steps` (k >= 1) the initial estimate of an
+  /// execution's length in scheduling decisions. Execution 0 uses `seed` itself.
+  PctStrategy(std::uint64_t seed, std::uint32_t depth, std::uint64_t steps);
+
+  /// Reseeds, adapts k, draws the change points; never runs out.
+  bool new_execution() override;
+  /// The highest-priority runnable thread, after applying a change point or a yield.
+  std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current,
+                          bool current_yielded) override;
+  /// A uniform number in [0, bound).
+  std::uint64_t next_u64(std::uint64_t bound) override;
+  /// "pct:d=<d>,k=<k of the current execution>".
+  std::string describe() const override;
+  /// The seed of the execution in progress.
+  std::uint64_t execution_seed() const override { return execution_seed_; }
+
+  /// The change points of the current execution, ascending, each in [1, k].
+  const std::vector<std::uint64_t>& change_points() const { return change_points_; }
+  /// The k the current execution uses.
+  std::uint64_t current_k() const { return k_; }
+
+ private:
+  static constexpr std::int64_t kUnseen = INT64_MIN;
+
+  void meet(ThreadId t);  // gives a newly seen thread its random initial priority
+  void lower(ThreadId t, std::int64_t priority);
+
+  std::uint64_t run_seed_;
+  std::uint32_t depth_;
+  std::uint64_t k_param_;
+  std::uint64_t executions_ = 0;
+  std::uint64_t longest_ = 0;  // most decisions any finished execution of this run took
+  std::uint64_t execution_seed_ = 0;
+  std::uint64_t k_ = 0;
+  Xoshiro256 rng_;
+
+  // Per execution.
+  std::vector<std::int64_t> priority_;        // by ThreadId; kUnseen before first sight
+  std::vector<ThreadId> initial_order_;       // threads still at initial priority, highest first
+  std::vector<std::uint64_t> change_points_;  // ascending
+  std::size_t next_change_ = 0;               // index of the next change point not yet reached
+  std::uint64_t steps_ = 0;                   // next_thread calls so far
+  std::int64_t next_yield_priority_ = -1;     // below every change-point priority, decreasing
+};
+
+}  // namespace syncstress

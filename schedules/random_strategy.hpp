@@ -1,0 +1,37 @@
+// The random strategy: every choice uniform, from a seeded xoshiro256**.
+#pragma once
+
+#include <cstdint>
+
+#include "schedules/rng.hpp"
+#include "schedules/strategy.hpp"
+
+namespace syncstress {
+
+/// Picks uniformly among runnable threads and numbers. Execution i of a run seeded S draws
+/// from derive_execution_seed(S, i), so each execution stands alone given its own seed.
+class RandomStrategy final : public Strategy {
+ public:
+  /// A run whose first execution uses `seed` itself.
+  explicit RandomStrategy(std::uint64_t seed) : run_seed_(seed), rng_(seed) {}
+
+  /// Reseeds for the next execution; never runs out.
+  bool new_execution() override;
+  /// A uniform index into `runnable`.
+  std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current,
+                          bool current_yielded) override;
+  /// A uniform number in [0, bound).
+  std::uint64_t next_u64(std::uint64_t bound) override;
+  /// "random".
+  std::string describe() const override { return "random"; }
+  /// The seed of the execution in progress.
+  std::uint64_t execution_seed() const override { return execution_seed_; }
+
+ private:
+  std::uint64_t run_seed_;
+  std::uint64_t executions_ = 0;  // executions started so far
+  std::uint64_t execution_seed_ = 0;
+  Xoshiro256 rng_;
+};
+
+}  // namespace syncstress

@@ -1,0 +1,49 @@
+// The replay strategy: gives back the answers of a recorded schedule, once.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "schedules/schedule.hpp"
+#include "schedules/strategy.hpp"
+
+namespace syncstress {
+
+/// Answers each question with the next recorded choice. Throws ScheduleDivergence when the
+/// program asks a different kind of question, with a different bound, or more questions than
+/// were recorded; finish() reports choices left unused. describe() and execution_seed() are
+/// the recorded producer's, so recording a replay gives back the same schedule.
+class ReplayStrategy final : public Strategy {
+ public:
+  /// Replays `schedule`.
+  explicit ReplayStrategy(Schedule schedule) : schedule_(std::move(schedule)) {}
+
+  /// True once, then false.
+  bool new_execution() override;
+  /// The next recorded thread choice.
+  std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current,
+                          bool current_yielded) override;
+  /// The next recorded number choice.
+  std::uint64_t next_u64(std::uint64_t bound) override;
+  /// The recorded producer's description.
+  std::string describe() const override { return schedule_.strategy; }
+  /// The recorded producer's seed.
+  std::uint64_t execution_seed() const override { return schedule_.seed; }
+
+  /// Choices answered so far in this execution.
+  std::size_t position() const { return position_; }
+  /// Throws ScheduleDivergence if the execution ended before using every recorded choice.
+  void finish() const;
+
+ private:
+  const Choice& take(ChoiceKind kind, std::uint64_t bound);
+
+  Schedule schedule_;
+  std::size_t position_ = 0;
+  bool started_ = false;
+};
+
+/// A replay strategy for `schedule`.
+std::unique_ptr<ReplayStrategy> make_replay_strategy(const Schedule& schedule);
+
+}  // namespace syncstress

@@ -1,0 +1,343 @@
+#include "schedules/schedule_codec.hpp"
+
+#include <array>
+#include <bit>
+#include <charconv>
+#include <cstdint>
+#include <vector>
+
+#include "schedules/range_coder.hpp"
+
+namespace syncstress {
+namespace {
+
+using codec_detail::BitModel;
+using codec_detail::RangeDecoder;
+using codec_detail::RangeEncoder;
+
+constexpr std::string_view kMagic = "ss1";
+constexpr std::uint64_t kMaxChoices = std::uint64_t{1} << 28;
+constexpr std::string_view kBase64 =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+[[noreturn]] void malformed(const std::string& why) {
+  throw ScheduleFormatError("malformed schedule: " + why);
+}
+
+// --- The two coders behind one interface, so the model below is written once -----------
+
+// Encoding: codes the given bit and returns it.
+struct Writer {
+  RangeEncoder rc;
+  unsigned bit(BitModel& m, unsigned b) {
+    rc.bit(m, b);
+    return b;
+  }
+  std::uint64_t direct(std::uint64_t v, int n) {
+    rc.direct(v, n);
+    return v;
+  }
+};
+
+// Decoding: ignores the given bit and returns the decoded one.
+struct Reader {
+  RangeDecoder rc;
+  unsigned bit(BitModel& m, unsigned) { return rc.bit(m); }
+  std::uint64_t direct(std::uint64_t, int n) { return rc.direct(n); }
+};
+
+// --- The model: what the coder is told about each choice, and in which context -----------
+
+constexpr int kBuckets = 17;     // bounds 1..16 each their own context, 17+ shared
+constexpr int kTreeLimit = 256;  // ranks below this use an adaptive bit tree, above direct bits
+
+class Model {
+ public:
+  Model() : tree_(2 * kBuckets * 2 * kTreeLimit) {}
+
+  // Codes `c` (read when writing, filled in when reading) through `coder`.
+  template <class Coder>
+  void code(Coder& coder, Choice& c) {
+    code_shape(coder, c);
+    code_value(coder, c);
+  }
+
+ private:
+  static int bucket(std::uint64_t bound) {
+    return static_cast<int>(std::min<std::uint64_t>(bound, kBuckets) - 1);
+  }
+
+  // Elias gamma of n >= 1: the length in adaptive unary, the rest in direct bits.
+  template <class Coder>
+  std::uint64_t code_gamma(Coder& coder, std::array<BitModel, 64>& m, std::uint64_t n) {
+    const int width = std::bit_width(n);
+    int w = 1;
+    while (w < 64 && coder.bit(m[static_cast<std::size_t>(w - 1)], w < width ? 1u : 0u)) ++w;
+    const std::uint64_t low_mask = w == 1 ? 0 : (~std::uint64_t{0} >> (65 - w));
+    return (std::uint64_t{1} << (w - 1)) | coder.direct(n & low_mask, w - 1);
+  }
+
+  template <class Coder>
+  void code_shape(Coder& coder, Choice& c) {
+    const unsigned same =
+        coder.bit(same_[prev_same_], c.kind == prev_kind_ && c.bound == prev_bound_);
+    if (same) {
+      c.kind = prev_kind_;
+      c.bound = prev_bound_;
+    } else {
+      const unsigned number =
+          coder.bit(kind_[static_cast<int>(prev_kind_)], c.kind == ChoiceKind::kNumber ? 1u : 0u);
+      c.kind = number ? ChoiceKind::kNumber : ChoiceKind::kThread;
+      const int k = static_cast<int>(c.kind);
+      const bool switched = c.kind != prev_kind_;
+      // The likeliest new bound: this kind's last one after a kind switch, else the bound
+      // this kind had before its current one (a runnable count going 3, 2, 3, 2 ...).
+      const std::uint64_t candidate = switched ? last_bound_[k] : older_bound_[k];
+      bool hit = false;
+      if (candidate != 0 && (switched || candidate != prev_bound_)) {
+        hit = coder.bit(candidate_[k][switched ? 1 : 0], c.bound == candidate ? 1u : 0u);
+      }
+      c.bound = hit ? candidate : code_gamma(coder, gamma_[k], c.bound);
+    }
+    const int k = static_cast<int>(c.kind);
+    if (c.bound != last_bound_[k]) {
+      older_bound_[k] = last_bound_[k];
+      last_bound_[k] = c.bound;
+    }
+    prev_same_ = same ? 1 : 0;
+    prev_kind_ = c.kind;
+    prev_bound_ = c.bound;
+  }
+
+  template <class Coder>
+  void code_value(Coder& coder, Choice& c) {
+    const int k = static_cast<int>(c.kind);
+    if (c.bound == 1) {
+      c.value = 0;
+      return;
+    }
+    const int b = bucket(c.bound);
+    const std::uint64_t previous = prev_value_[k];
+    unsigned repeat = 0;
+    if (previous < c.bound) {
+      repeat = coder.bit(repeat_[k][b][prev_repeat_[k]], c.value == previous ? 1u : 0u);
+    }
+    if (repeat) {
+      c.value = previous;
+    } else {
+      // The rank of the value among those not equal to the previous one.
+      const bool skip = previous < c.bound;
+      const std::uint64_t options = skip ? c.bound - 1 : c.bound;
+      std::uint64_t rank = skip && c.value > previous ? c.value - 1 : c.value;
+      if (options == 1) {
+        rank = 0;
+      } else {
+        const int width = std::bit_width(options - 1);
+        if (options <= kTreeLimit) {
+          BitModel* tree = &tree_[static_cast<std::size_t>((k * kBuckets + b) * 2 * kTreeLimit)];
+          std::size_t node = 1;
+          for (int i = width - 1; i >= 0; --i) {
+            const unsigned bit = coder.bit(tree[node], static_cast<unsigned>((rank >> i) & 1));
+            node = node * 2 + bit;
+          }
+          rank = node - (std::size_t{1} << width);
+        } else {
+          rank = coder.direct(rank, width);
+        }
+        if (rank >= options) malformed("a choice's value does not fit its bound");
+      }
+      c.value = skip && rank >= previous ? rank + 1 : rank;
+    }
+    prev_value_[k] = c.value;
+    prev_repeat_[k] = repeat;
+  }
+
+  ChoiceKind prev_kind_ = ChoiceKind::kThread;
+  std::uint64_t prev_bound_ = 2;
+  int prev_same_ = 1;
+  std::array<std::uint64_t, 2> last_bound_{2, 2};
+  std::array<std::uint64_t, 2> older_bound_{0, 0};
+  std::array<std::uint64_t, 2> prev_value_{0, 0};
+  std::array<unsigned, 2> prev_repeat_{0, 0};
+
+  std::array<BitModel, 2> same_{};
+  std::array<BitModel, 2> kind_{};
+  std::array<std::array<BitModel, 2>, 2> candidate_{};
+  std::array<std::array<BitModel, 64>, 2> gamma_{};
+  std::array<std::array<std::array<BitModel, 2>, kBuckets>, 2> repeat_{};
+  std::vector<BitModel> tree_;  // [kind][bucket][node 1 .. 2*kTreeLimit-1]
+};
+
+// --- Text helpers -------------------------------------------------------------------------
+
+std::string base64url(const std::vector<std::uint8_t>& bytes) {
+  std::string out;
+  out.reserve((bytes.size() * 4 + 2) / 3);
+  std::uint32_t acc = 0;
+  int bits = 0;
+  for (std::uint8_t byte : bytes) {
+    acc = (acc << 8) | byte;
+    bits += 8;
+    while (bits >= 6) {
+      bits -= 6;
+      out.push_back(kBase64[(acc >> bits) & 63]);
+    }
+  }
+  if (bits > 0) out.push_back(kBase64[(acc << (6 - bits)) & 63]);
+  return out;
+}
+
+std::vector<std::uint8_t> from_base64url(std::string_view text) {
+  if (text.size() % 4 == 1) malformed("the choices field has an impossible length (cut short?)");
+  std::vector<std::uint8_t> out;
+  out.reserve(text.size() * 3 / 4);
+  std::uint32_t acc = 0;
+  int bits = 0;
+  for (char ch : text) {
+    const auto digit = kBase64.find(ch);
+    if (digit == std::string_view::npos) {
+      malformed(std::string("the choices field contains '") + ch +
+                "', which base64url does not use");
+    }
+    acc = (acc << 6) | static_cast<std::uint32_t>(digit);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<std::uint8_t>(acc >> bits));
+    }
+  }
+  return out;
+}
+
+// 24 bits of FNV-1a 64, as four base64url characters.
+std::string check_of(std::string_view text) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (char ch : text) {
+    h ^= static_cast<unsigned char>(ch);
+    h *= 0x100000001b3ULL;
+  }
+  const auto folded = static_cast<std::uint32_t>((h >> 40) ^ (h >> 16) ^ h) & 0xFFFFFFu;
+  std::string out(4, 'A');
+  for (int i = 0; i < 4; ++i)
+    out[static_cast<std::size_t>(i)] = kBase64[(folded >> (18 - 6 * i)) & 63];
+  return out;
+}
+
+bool description_char(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-' || ch == ':' ||
+         ch == '=' || ch == ',';
+}
+
+bool schedule_char(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+         ch == '-' || ch == '_' || ch == '.' || ch == ':' || ch == '~';
+}
+
+std::uint64_t parse_decimal(std::string_view field, const char* what) {
+  std::uint64_t value = 0;
+  const auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
+  if (field.empty() || ec != std::errc() || end != field.data() + field.size() ||
+      (field.size() > 1 && field[0] == '0')) {
+    malformed(std::string("the ") + what + " '" + std::string(field) +
+              "' is not a decimal number below 2^64");
+  }
+  return value;
+}
+
+}  // namespace
+
+std::string codec_detail::check_characters(std::string_view body) { return check_of(body); }
+
+std::string encode(const Schedule& schedule) {
+  if (schedule.strategy.empty()) throw std::invalid_argument("encode: empty strategy description");
+  std::string description;
+  for (char ch : schedule.strategy) {
+    if (!description_char(ch)) {
+      throw std::invalid_argument("encode: strategy description '" + schedule.strategy +
+                                  "' uses '" + ch + "', outside [a-z0-9-:=,]");
+    }
+    description.push_back(ch == '=' ? '~' : ch == ',' ? '_' : ch);
+  }
+  std::string payload;
+  if (!schedule.choices.empty()) {
+    Writer writer;
+    Model model;
+    for (Choice c : schedule.choices) {
+      if (c.bound == 0 || c.value >= c.bound) {
+        throw std::invalid_argument("encode: impossible choice " + to_string(c));
+      }
+      model.code(writer, c);
+    }
+    payload = base64url(writer.rc.finish());
+  }
+  std::string text = std::string(kMagic) + "." + description + "." + std::to_string(schedule.seed) +
+                     "." + std::to_string(schedule.choices.size()) + "." + payload;
+  return text + "." + check_of(text);
+}
+
+Schedule decode(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (!schedule_char(text[i])) {
+      malformed("character " + std::to_string(i) + " ('" + std::string(1, text[i]) +
+                "') cannot appear in a schedule, which uses only letters, digits and -_.:~ "
+                "(was it quoted or wrapped when copied?)");
+    }
+  }
+  std::vector<std::string_view> fields;
+  for (std::size_t start = 0;;) {
+    const std::size_t dot = text.find('.', start);
+    fields.push_back(text.substr(start, dot == std::string_view::npos ? dot : dot - start));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  if (fields[0] != kMagic) {
+    if (fields[0].size() > 2 && fields[0].substr(0, 2) == "ss") {
+      malformed("format version '" + std::string(fields[0].substr(2)) +
+                "' is not one this build reads (it reads 1); replay it with the syncstress "
+                "that printed it");
+    }
+    malformed("it does not start with 'ss1.'; pass the whole string the report printed");
+  }
+  if (fields.size() != 6) {
+    malformed("expected 6 fields separated by '.', found " + std::to_string(fields.size()) +
+              " (was it cut short?)");
+  }
+  const std::size_t body_size = text.size() - fields[5].size() - 1;
+  if (check_of(text.substr(0, body_size)) != fields[5]) {
+    malformed("its check characters do not match: it was altered or cut when copied");
+  }
+
+  Schedule schedule;
+  if (fields[1].empty()) malformed("the strategy field is empty");
+  for (char ch : fields[1]) {
+    const char original = ch == '~' ? '=' : ch == '_' ? ',' : ch;
+    if (!description_char(original)) {
+      malformed("the strategy field '" + std::string(fields[1]) + "' contains '" + ch + "'");
+    }
+    schedule.strategy.push_back(original);
+  }
+  schedule.seed = parse_decimal(fields[2], "seed");
+  const std::uint64_t count = parse_decimal(fields[3], "choice count");
+  if (count > kMaxChoices) {
+    malformed("it claims " + std::to_string(count) + " choices, more than the " +
+              std::to_string(kMaxChoices) + " this build accepts");
+  }
+  if (count == 0) {
+    if (!fields[4].empty()) malformed("it has choice data but a count of 0");
+    return schedule;
+  }
+  const std::vector<std::uint8_t> bytes = from_base64url(fields[4]);
+  Reader reader{RangeDecoder(bytes)};
+  Model model;
+  schedule.choices.resize(count);
+  for (Choice& c : schedule.choices) {
+    model.code(reader, c);
+    if (reader.rc.overrun()) malformed("the choices field ends before all choices were read");
+  }
+  if (reader.rc.consumed() != bytes.size()) {
+    malformed("the choices field is longer than its " + std::to_string(count) + " choices need");
+  }
+  return schedule;
+}
+
+}  // namespace syncstress

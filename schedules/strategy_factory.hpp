@@ -1,0 +1,58 @@
+// Strategies by name, for the CLI: `--schedule pct --schedule-param d=3`, and
+// `syncstress list schedules`.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "schedules/strategy.hpp"
+
+namespace syncstress {
+
+/// A parameter name and its value as text, e.g. {"d", "3"}.
+using StrategyParams = std::map<std::string, std::string, std::less<>>;
+
+/// One parameter a strategy accepts.
+struct StrategyParamInfo {
+  std::string_view name;           ///< e.g. "d"
+  std::string_view default_value;  ///< as text; "none" when absent means unbounded
+  std::string_view summary;        ///< one line
+};
+
+/// One strategy make_strategy() can build.
+struct StrategyInfo {
+  std::string_view name;     ///< e.g. "pct"
+  std::string_view summary;  ///< one line
+  std::span<const StrategyParamInfo> params;
+};
+
+/// A name, parameter or value the user gave is not valid; what() lists the valid choices.
+class StrategyError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+/// Every strategy make_strategy() knows, in the order `list schedules` prints them.
+std::span<const StrategyInfo> strategy_catalog();
+
+/// Builds the strategy `name` seeded with `seed` (ignored by deterministic strategies).
+/// Throws StrategyError for an unknown name (listing the valid ones), an unknown parameter
+/// (listing that strategy's), or a value that does not parse or is out of range.
+std::unique_ptr<Strategy> make_strategy(std::string_view name, std::uint64_t seed,
+                                        const StrategyParams& params = {});
+
+/// Splits a description as Strategy::describe() writes it ("pct:d=3,k=400") into a name and
+/// parameters. Throws StrategyError when a parameter has no '='.
+std::pair<std::string, StrategyParams> parse_strategy_description(std::string_view description);
+
+/// make_strategy() from a description and seed: regenerates the execution a schedule was
+/// recorded from (its first execution is the recorded one) without replaying its choices.
+std::unique_ptr<Strategy> make_strategy_from_description(std::string_view description,
+                                                         std::uint64_t seed);
+
+}  // namespace syncstress
