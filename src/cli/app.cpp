@@ -1,0 +1,55 @@
+// The top level: subcommands, parse errors and exceptions mapped to the documented exit codes.
+#include <exception>
+#include <ostream>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "report/concat.hpp"
+#include "runner.hpp"
+#include "version.hpp"
+
+namespace syncstress::cli {
+
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  try {
+    CLI::App app(
+        "syncstress: finds bugs in synchronization primitives by running scenarios "
+        "against them on a deterministic scheduler and on the real OS.",
+        "syncstress");
+    app.set_version_flag(
+        "--version", concat("syncstress ", kVersion, " (", git_revision(), ", ", kBuildType, ")"));
+    app.require_subcommand(1);
+    app.footer(
+        "Exit codes: 0 every verdict as expected, 1 a property violated (or a gate difference),\n"
+        "2 usage or input error, 3 internal error.\n"
+        "Example:\n  syncstress list\n  syncstress run --scenario shared-mutex-starvation");
+    std::vector<std::unique_ptr<Command>> commands;
+    commands.push_back(add_list_command(app));
+    commands.push_back(add_run_command(app));
+    commands.push_back(add_replay_command(app));
+    commands.push_back(add_gate_command(app));
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      const int code = app.exit(e, out, err);
+      return code == 0 ? kExitOk : kExitUsage;
+    }
+    Invocation invocation{std::vector<std::string>(argv, argv + argc), out, err};
+    for (const auto& command : commands) {
+      if (command->subcommand()->parsed()) return command->execute(invocation);
+    }
+    err << "syncstress: error: no subcommand given (try --help)\n";
+    return kExitUsage;
+  } catch (const UsageError& e) {
+    err << "syncstress: error: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    err << "syncstress: internal error: " << e.what() << "\n";
+    return kExitInternal;
+  } catch (...) {
+    err << "syncstress: internal error: an exception that is not a std::exception\n";
+    return kExitInternal;
+  }
+}
+
+}  // namespace syncstress::cli

@@ -1,0 +1,100 @@
+// `syncstress gate [--baseline FILE] REPORT.json... [--junit FILE]`
+#include <ostream>
+
+#include "cli/commands.hpp"
+#include "report/atomic_file.hpp"
+#include "report/concat.hpp"
+#include "report/gate.hpp"
+#include "report/report.hpp"
+#include "runner.hpp"
+
+namespace syncstress::cli {
+namespace {
+
+class GateCommand final : public Command {
+ public:
+  explicit GateCommand(CLI::App& app) {
+    sub_ = app.add_subcommand(
+        "gate", "Compare reports' verdicts with the expected ones; exit 1 on any difference.");
+    sub_->add_option("reports", reports_, "Reports written by `syncstress run`")
+        ->type_name("REPORT.json")
+        ->required();
+    auto* baseline = sub_->add_option("--baseline", baseline_,
+                                      "Expected verdicts (default: results/baseline.json)")
+                         ->type_name("FILE");
+    sub_->add_option("--junit", junit_, "Also write the comparison as JUnit XML")
+        ->type_name("FILE");
+    sub_->add_flag("--require-all", require_all_,
+                   "Expectations of scenarios no report ran are differences too");
+    auto* write = sub_->add_option("--write-baseline", write_baseline_,
+                                   "Write the baseline these reports pass, compare nothing")
+                      ->type_name("FILE");
+    write->excludes(baseline);
+    sub_->add_flag("--quiet,-q", quiet_, "Print nothing but errors");
+    sub_->footer(
+        "Examples:\n  syncstress gate results/runs/*.json --junit gate.xml\n"
+        "  syncstress gate --baseline results/baseline.json --require-all all.json\n"
+        "  syncstress gate --write-baseline results/baseline.json all.json");
+  }
+
+  CLI::App* subcommand() const override { return sub_; }
+
+  int execute(const Invocation& invocation) override {
+    std::vector<nlohmann::json> reports;
+    for (const auto& path : reports_) reports.push_back(report::read_report(path));
+    if (!write_baseline_.empty()) {
+      check_parent("--write-baseline", write_baseline_);
+      report::write_file_atomically(write_baseline_,
+                                    report::baseline_from_reports(reports).dump(2) + "\n");
+      if (!quiet_) invocation.out << "baseline written: " << write_baseline_ << '\n';
+      return kExitOk;
+    }
+    if (!junit_.empty()) check_parent("--junit", junit_);
+    const auto baseline = report::read_baseline(baseline_);
+    const auto result = report::compare_with_baseline(baseline, reports, require_all_);
+    if (!junit_.empty()) report::write_file_atomically(junit_, report::junit_xml(result));
+    if (!quiet_) {
+      for (const auto& c : result.cases) {
+        if (c.problem.empty()) continue;
+        invocation.out << "DIFF " << c.primitive << " x " << c.scenario;
+        if (!c.schedule.empty()) invocation.out << " [" << c.schedule << "]";
+        invocation.out << ": " << c.problem << '\n';
+      }
+      invocation.out << "gate: " << result.cases.size() << " cells compared with " << baseline_
+                     << ", " << result.differences << " differences";
+      if (result.not_run) {
+        invocation.out << ", " << result.not_run << " expectations of scenarios not run";
+      }
+      invocation.out << '\n';
+    }
+    return result.differences == 0 ? kExitOk : kExitViolation;
+  }
+
+ private:
+  static void check_parent(const char* flag, const std::filesystem::path& file) {
+    std::error_code ec;
+    if (file.has_parent_path() && !std::filesystem::is_directory(file.parent_path(), ec)) {
+      throw UsageError(
+          concat(flag, ": directory ", file.parent_path().string(), " does not exist"));
+    }
+    if (std::filesystem::is_directory(file, ec)) {
+      throw UsageError(concat(flag, ": ", file.string(), " is a directory"));
+    }
+  }
+
+  CLI::App* sub_ = nullptr;
+  std::vector<std::string> reports_;
+  std::string baseline_ = "results/baseline.json";
+  std::string junit_;
+  std::string write_baseline_;
+  bool require_all_ = false;
+  bool quiet_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> add_gate_command(CLI::App& app) {
+  return std::make_unique<GateCommand>(app);
+}
+
+}  // namespace syncstress::cli

@@ -1,0 +1,60 @@
+#include "cli/numbers.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+#include "report/concat.hpp"
+#include "runner.hpp"
+
+namespace syncstress::cli {
+namespace {
+
+std::string format_number(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+}  // namespace
+
+std::uint64_t parse_whole(std::string_view flag, std::string_view text, std::uint64_t min,
+                          std::uint64_t max) {
+  const std::string range = concat(std::to_string(min), "..", std::to_string(max));
+  std::uint64_t value = 0;
+  const char* end = text.data() + text.size();
+  // from_chars takes no sign, no spaces and no "0x": exactly the digits we accept.
+  const auto [ptr, error] = std::from_chars(text.data(), end, value, 10);
+  if (text.empty() || ptr != end || error == std::errc::invalid_argument) {
+    throw UsageError(concat(flag, ": '", text, "' is not a whole number; allowed range ", range));
+  }
+  if (error == std::errc::result_out_of_range || value < min || value > max) {
+    throw UsageError(concat(flag, ": ", text, " is out of range; allowed range ", range));
+  }
+  return value;
+}
+
+double parse_decimal(std::string_view flag, std::string_view text, double min, double max) {
+  const std::string range = concat(format_number(min), "..", format_number(max));
+  double value = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, error] = std::from_chars(text.data(), end, value, std::chars_format::fixed);
+  if (text.empty() || ptr != end || error == std::errc::invalid_argument) {
+    throw UsageError(concat(flag, ": '", text, "' is not a decimal number; allowed range ", range));
+  }
+  if (error == std::errc::result_out_of_range || !std::isfinite(value) || value < min ||
+      value > max) {
+    throw UsageError(concat(flag, ": ", text, " is out of range; allowed range ", range));
+  }
+  return value;
+}
+
+std::pair<std::string, std::string> parse_assignment(std::string_view flag, std::string_view text) {
+  const auto equals = text.find('=');
+  if (equals == std::string_view::npos || equals == 0) {
+    throw UsageError(concat(flag, ": '", text, "' is not of the form key=value"));
+  }
+  return {std::string(text.substr(0, equals)), std::string(text.substr(equals + 1))};
+}
+
+}  // namespace syncstress::cli

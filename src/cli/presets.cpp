@@ -1,0 +1,64 @@
+#include "cli/presets.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "report/concat.hpp"
+#include "runner.hpp"
+
+namespace syncstress::cli {
+
+std::filesystem::path scenarios_dir() {
+  if (const char* dir = std::getenv("SYNCSTRESS_SCENARIOS_DIR"); dir && *dir) return dir;
+  return std::filesystem::path(SYNCSTRESS_SOURCE_DIR) / "scenarios";
+}
+
+PresetSummary read_preset_summary(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) {
+    throw UsageError(file.string() + ": no such preset file");
+  }
+  std::ifstream in(file);
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw UsageError(concat(file.string(), ": not valid JSON: ", e.what()));
+  }
+  if (!doc.is_object()) throw UsageError(file.string() + ": a preset must be a JSON object");
+  PresetSummary summary{file.stem().string(), "", "", "", file};
+  for (auto [key, field] :
+       {std::pair{"name", &summary.name}, std::pair{"description", &summary.description},
+        std::pair{"family", &summary.family}, std::pair{"kind", &summary.kind}}) {
+    if (!doc.contains(key)) continue;
+    if (!doc[key].is_string()) {
+      throw UsageError(concat(file.string(), ": \"", key, "\" must be a string"));
+    }
+    *field = doc[key].get<std::string>();
+  }
+  return summary;
+}
+
+std::vector<PresetSummary> list_presets(const std::filesystem::path& dir) {
+  std::vector<PresetSummary> presets;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return presets;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".json" || !entry.is_regular_file()) continue;
+    presets.push_back(read_preset_summary(entry.path()));
+  }
+  // Directory order is the file system's; sort so the listing is stable.
+  std::sort(presets.begin(), presets.end(),
+            [](const auto& a, const auto& b) { return a.name < b.name; });
+  for (std::size_t i = 1; i < presets.size(); ++i) {
+    if (presets[i].name == presets[i - 1].name) {
+      throw UsageError(concat("two presets are named '", presets[i].name, "': ",
+                              presets[i - 1].path.string(), " and ", presets[i].path.string()));
+    }
+  }
+  return presets;
+}
+
+}  // namespace syncstress::cli

@@ -1,0 +1,31 @@
+// Finding the scenario presets (scenarios/*.json) for `list scenarios` and name checks.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace syncstress::cli {
+
+/// What `list scenarios` shows of one preset file.
+struct PresetSummary {
+  std::string name;  ///< the "name" field, or the file name without .json
+  std::string description;
+  std::string family;
+  std::string kind;
+  std::filesystem::path path;
+};
+
+/// The directory of the presets: $SYNCSTRESS_SCENARIOS_DIR if set, else the source tree's
+/// scenarios/ (SYNCSTRESS_SOURCE_DIR, baked in at build time).
+std::filesystem::path scenarios_dir();
+
+/// Reads one preset file's summary. Throws UsageError if it is not a JSON object or a
+/// summary field is not a string.
+PresetSummary read_preset_summary(const std::filesystem::path& file);
+
+/// Every *.json in `dir`, sorted by name; an absent directory has none. Throws UsageError on
+/// a malformed file or two files with the same name.
+std::vector<PresetSummary> list_presets(const std::filesystem::path& dir);
+
+}  // namespace syncstress::cli

@@ -1,0 +1,169 @@
+// `syncstress replay REPORT.json [--violation N]` or `syncstress replay --schedule STRING ...`
+#include <limits>
+#include <ostream>
+
+#include "cli/commands.hpp"
+#include "cli/names.hpp"
+#include "cli/numbers.hpp"
+#include "cli/presets.hpp"
+#include "primitives/catalog.hpp"
+#include "report/concat.hpp"
+#include "report/report.hpp"
+#include "runner.hpp"
+
+namespace syncstress::cli {
+namespace {
+
+class ReplayCommand final : public Command {
+ public:
+  explicit ReplayCommand(CLI::App& app) {
+    sub_ = app.add_subcommand("replay", "Re-run one execution from a report or a schedule string.");
+    auto* report = sub_->add_option("report", report_, "A report written by `syncstress run`")
+                       ->type_name("REPORT.json");
+    auto* violation = sub_->add_option("--violation", violation_,
+                                       "Which violation of the report, counted from 1 in report "
+                                       "order (default 1)")
+                          ->type_name("N");
+    violation->needs(report);
+    auto* schedule =
+        sub_->add_option("--schedule", schedule_, "The schedule string of the execution to replay")
+            ->type_name("STRING");
+    schedule->excludes(report);
+    auto* scenario = sub_->add_option("--scenario", scenario_, "Preset the schedule belongs to")
+                         ->type_name("NAME");
+    auto* preset = sub_->add_option("--preset", preset_, "A preset file instead of --scenario")
+                       ->type_name("FILE");
+    scenario->excludes(preset);
+    auto* primitive =
+        sub_->add_option("--primitive", primitive_, "Primitive to replay on")->type_name("NAME");
+    auto* seed =
+        sub_->add_option("--seed", seed_, "Seed of the execution, 0..2^64-1")->type_name("N");
+    auto* set = sub_->add_option("--set", sets_, "Parameter override, repeatable")
+                    ->type_name("KEY=VALUE")
+                    ->allow_extra_args(false);
+    for (auto* option : {scenario, preset, primitive, seed, set}) option->needs(schedule);
+    auto* quiet = sub_->add_flag("--quiet,-q", quiet_, "Print nothing but errors");
+    auto* verbose = sub_->add_flag("--verbose,-v", verbose_, "Print the whole trace");
+    quiet->excludes(verbose);
+    sub_->footer(
+        "Examples:\n  syncstress replay results/runs/20250101T000000Z-mutex-safety.json "
+        "--violation 1\n  syncstress replay --scenario mutex-safety --primitive mutex_part1 "
+        "--schedule 'SCHEDULE' --seed 7");
+  }
+
+  CLI::App* subcommand() const override { return sub_; }
+
+  int execute(const Invocation& invocation) override {
+    const ReplayConfig config = report_.empty() ? from_flags() : from_report();
+    const ReplayOutcome outcome = replay(config);
+    if (config.verbosity != Verbosity::quiet) {
+      if (config.verbosity == Verbosity::verbose) {
+        for (const auto& line : outcome.trace) invocation.out << line << '\n';
+      }
+      if (outcome.violation) {
+        invocation.out << "violation reproduced after " << outcome.steps
+                       << " steps: " << outcome.violation->property << ": "
+                       << outcome.violation->message << '\n';
+        if (config.verbosity != Verbosity::verbose) {
+          for (const auto& line : outcome.violation->trace) invocation.out << "  " << line << '\n';
+        }
+      } else {
+        invocation.out << "no violation in " << outcome.steps << " steps\n";
+      }
+    }
+    return outcome.violation ? kExitViolation : kExitOk;
+  }
+
+ private:
+  Verbosity verbosity() const {
+    return quiet_ ? Verbosity::quiet : verbose_ ? Verbosity::verbose : Verbosity::normal;
+  }
+
+  ReplayConfig from_report() const {
+    const auto report = report::read_report(report_);
+    std::vector<std::pair<const nlohmann::json*, const nlohmann::json*>> violations;
+    for (const auto& cell : report["cells"]) {
+      for (const auto& v : cell["violations"]) violations.emplace_back(&cell, &v);
+    }
+    if (violations.empty()) {
+      throw UsageError(concat(report_, ": the report has no violation to replay"));
+    }
+    std::uint64_t index = 1;
+    if (!violation_.empty()) index = parse_whole("--violation", violation_, 1, violations.size());
+    const auto& [cell, v] = violations[index - 1];
+    ReplayConfig config;
+    config.scenario = (*cell)["scenario"].get<std::string>();
+    config.primitive = (*cell)["primitive"].get<std::string>();
+    config.schedule = (*v)["schedule"].get<std::string>();
+    config.seed = (*v)["seed"].get<std::uint64_t>();
+    const auto& run_config = report["config"];
+    if (run_config.contains("preset_file") && run_config["preset_file"].is_string()) {
+      config.preset_file = run_config["preset_file"].get<std::string>();
+    }
+    if (run_config.contains("overrides") && run_config["overrides"].is_object()) {
+      for (const auto& [key, value] : run_config["overrides"].items()) {
+        if (!value.is_string()) {
+          throw UsageError(concat(report_, ": config.overrides.", key, " is not a string"));
+        }
+        config.overrides[key] = value.get<std::string>();
+      }
+    }
+    config.verbosity = verbosity();
+    return config;
+  }
+
+  ReplayConfig from_flags() const {
+    if (schedule_.empty()) {
+      throw UsageError(
+          "replay needs a REPORT.json or --schedule STRING (see: syncstress replay "
+          "--help)");
+    }
+    ReplayConfig config;
+    config.schedule = schedule_;
+    if (!preset_.empty()) {
+      config.scenario = read_preset_summary(preset_).name;
+      config.preset_file = std::filesystem::path(preset_);
+    } else if (!scenario_.empty()) {
+      std::vector<std::string> names;
+      for (const auto& p : list_presets(scenarios_dir())) names.push_back(p.name);
+      require_known_name("scenario", "--scenario", scenario_, names);
+      config.scenario = scenario_;
+    } else {
+      throw UsageError("replay --schedule needs --scenario NAME or --preset FILE");
+    }
+    if (primitive_.empty()) throw UsageError("replay --schedule needs --primitive NAME");
+    std::vector<std::string> primitives;
+    for (const auto& p : all_primitives()) primitives.emplace_back(p.name);
+    require_known_name("primitive", "--primitive", primitive_, primitives);
+    config.primitive = primitive_;
+    if (!seed_.empty()) {
+      config.seed = parse_whole("--seed", seed_, 0, std::numeric_limits<std::uint64_t>::max());
+    }
+    for (const auto& set : sets_) {
+      auto [key, value] = parse_assignment("--set", set);
+      config.overrides[key] = value;
+    }
+    config.verbosity = verbosity();
+    return config;
+  }
+
+  CLI::App* sub_ = nullptr;
+  std::string report_;
+  std::string violation_;
+  std::string schedule_;
+  std::string scenario_;
+  std::string preset_;
+  std::string primitive_;
+  std::string seed_;
+  std::vector<std::string> sets_;
+  bool quiet_ = false;
+  bool verbose_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> add_replay_command(CLI::App& app) {
+  return std::make_unique<ReplayCommand>(app);
+}
+
+}  // namespace syncstress::cli

@@ -1,0 +1,224 @@
+// `syncstress run`: flags -> RunConfig -> run_matrix -> report file + table.
+#include <filesystem>
+#include <limits>
+#include <ostream>
+
+#include "cli/commands.hpp"
+#include "cli/names.hpp"
+#include "cli/numbers.hpp"
+#include "cli/presets.hpp"
+#include "cli/schedule_names.hpp"
+#include "primitives/catalog.hpp"
+#include "report/concat.hpp"
+#include "report/report.hpp"
+#include "runner.hpp"
+
+namespace syncstress::cli {
+namespace {
+
+constexpr std::uint64_t kMaxExecutions = 1'000'000'000;
+constexpr double kMaxTimeBudgetSeconds = 86'400;  // a day
+
+std::vector<std::string> primitive_names() {
+  std::vector<std::string> names;
+  for (const auto& p : all_primitives()) names.emplace_back(p.name);
+  return names;
+}
+
+std::vector<std::string> preset_names() {
+  std::vector<std::string> names;
+  for (const auto& p : list_presets(scenarios_dir())) names.push_back(p.name);
+  return names;
+}
+
+std::vector<std::string> strategy_names() {
+  std::vector<std::string> names;
+  for (const auto& s : schedule_names()) names.push_back(s.name);
+  return names;
+}
+
+/// Checks a --schedule value: a strategy name, optionally followed by ":parameters".
+void require_known_schedule(const std::string& schedule) {
+  const std::string name = schedule.substr(0, schedule.find(':'));
+  require_known_name("schedule", "--schedule", name, strategy_names());
+}
+
+/// The default report path, results/runs/<UTC stamp>-<label>.json, made unique if a report of
+/// the same second exists.
+std::filesystem::path default_report_path(const std::string& label) {
+  const std::filesystem::path dir = std::filesystem::path("results") / "runs";
+  const std::string stem = concat(report::utc_file_stamp_now(), "-", label);
+  std::filesystem::path path = dir / concat(stem, ".json");
+  for (int n = 2; std::filesystem::exists(path); ++n) {
+    path = dir / concat(stem, "-", std::to_string(n), ".json");
+  }
+  return path;
+}
+
+/// Refuses an --out that cannot be written, before any work is done.
+void check_out_path(const std::filesystem::path& out) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(out, ec)) {
+    throw UsageError(concat("--out: ", out.string(), " is a directory; give a file name"));
+  }
+  const auto parent = out.parent_path();
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
+    throw UsageError(concat("--out: directory ", parent.string(), " does not exist"));
+  }
+}
+
+class RunCommand final : public Command {
+ public:
+  explicit RunCommand(CLI::App& app) {
+    sub_ = app.add_subcommand("run", "Run scenarios against primitives and write a report.");
+    auto* scenario =
+        sub_->add_option("--scenario", scenario_, "Preset to run (see: list scenarios)")
+            ->type_name("NAME");
+    auto* preset = sub_->add_option("--preset", preset_, "Run your own preset file instead")
+                       ->type_name("FILE");
+    auto* all = sub_->add_flag("--all", all_, "Run every preset against every primitive it fits");
+    scenario->excludes(preset)->excludes(all);
+    preset->excludes(all);
+    sub_->add_option("--primitive", primitives_,
+                     "Primitive to test, repeatable (default: every one of the scenario's kind)")
+        ->type_name("NAME")
+        ->allow_extra_args(false);
+    sub_->add_option("--schedule", schedule_, "Strategy (default: the preset's)")
+        ->type_name("NAME");
+    sub_->add_option("--seed", seed_, "First seed, 0..2^64-1 (default: the preset's)")
+        ->type_name("N");
+    sub_->add_option("--executions", executions_,
+                     "Executions per cell, 1..1000000000 (default: the preset's)")
+        ->type_name("N");
+    sub_->add_option("--time-budget", time_budget_,
+                     "Wall-clock budget per cell in seconds, 0.001..86400 (default: the preset's)")
+        ->type_name("SECONDS");
+    sub_->add_option("--set", sets_, "Override a preset parameter, repeatable")
+        ->type_name("KEY=VALUE")
+        ->allow_extra_args(false);
+    sub_->add_option("--out", out_,
+                     "Report file (default: results/runs/<UTC time>-<scenario>.json)")
+        ->type_name("FILE");
+    auto* quiet = sub_->add_flag("--quiet,-q", quiet_, "Print nothing but errors");
+    auto* verbose = sub_->add_flag("--verbose,-v", verbose_,
+                                   "Also print every violation's trace and replay command");
+    quiet->excludes(verbose);
+    sub_->footer(
+        "Examples:\n  syncstress run --scenario shared-mutex-starvation\n"
+        "  syncstress run --scenario mutex-fairness --primitive mutex_part1 --seed 7 "
+        "--executions 200\n  syncstress run --all --quiet --out all.json");
+  }
+
+  CLI::App* subcommand() const override { return sub_; }
+
+  int execute(const Invocation& invocation) override {
+    const RunConfig config = validate();
+    const RunOutcome outcome = run_matrix(config);
+    const auto report =
+        report::build_report(report::current_context(invocation.argv), config, outcome);
+    if (config.out.has_parent_path()) std::filesystem::create_directories(config.out.parent_path());
+    report::write_report(config.out, report);
+    if (config.verbosity != Verbosity::quiet) {
+      report::print_table(invocation.out, report);
+      if (config.verbosity == Verbosity::verbose) print_violations(invocation.out, report);
+      invocation.out << "report: " << config.out.string() << '\n';
+    }
+    bool any_fail = false;
+    bool any_error = false;
+    for (const auto& cell : outcome.cells) {
+      any_fail |= cell.verdict == Verdict::fail;
+      any_error |= cell.verdict == Verdict::error;
+    }
+    return any_fail ? kExitViolation : any_error ? kExitInternal : kExitOk;
+  }
+
+ private:
+  RunConfig validate() const {
+    RunConfig config;
+    if (all_) {
+      config.scenarios = preset_names();
+      if (config.scenarios.empty()) {
+        throw UsageError(
+            concat("--all: no scenario presets exist yet in ", scenarios_dir().string()));
+      }
+    } else if (!preset_.empty()) {
+      const PresetSummary preset = read_preset_summary(preset_);
+      config.scenarios = {preset.name};
+      config.preset_file = std::filesystem::path(preset_);
+    } else if (!scenario_.empty()) {
+      require_known_name("scenario", "--scenario", scenario_, preset_names());
+      config.scenarios = {scenario_};
+    } else {
+      throw UsageError(
+          "run needs --scenario NAME, --preset FILE or --all (see: syncstress list "
+          "scenarios)");
+    }
+    const auto known_primitives = primitive_names();
+    for (const auto& p : primitives_) {
+      require_known_name("primitive", "--primitive", p, known_primitives);
+      config.primitives.push_back(p);
+    }
+    if (!schedule_.empty()) {
+      require_known_schedule(schedule_);
+      config.schedule = schedule_;
+    }
+    if (!seed_.empty()) {
+      config.seed = parse_whole("--seed", seed_, 0, std::numeric_limits<std::uint64_t>::max());
+    }
+    if (!executions_.empty()) {
+      config.executions = parse_whole("--executions", executions_, 1, kMaxExecutions);
+    }
+    if (!time_budget_.empty()) {
+      config.time_budget_seconds =
+          parse_decimal("--time-budget", time_budget_, 0.001, kMaxTimeBudgetSeconds);
+    }
+    for (const auto& set : sets_) {
+      auto [key, value] = parse_assignment("--set", set);
+      config.overrides[key] = value;
+    }
+    if (!out_.empty()) {
+      config.out = out_;
+      check_out_path(config.out);
+    } else {
+      config.out = default_report_path(all_ ? "all" : config.scenarios.front());
+    }
+    config.verbosity = quiet_     ? Verbosity::quiet
+                       : verbose_ ? Verbosity::verbose
+                                  : Verbosity::normal;
+    return config;
+  }
+
+  static void print_violations(std::ostream& out, const nlohmann::json& report) {
+    for (const auto& cell : report["cells"]) {
+      for (const auto& v : cell["violations"]) {
+        out << "\n"
+            << cell["primitive"].get<std::string>() << " x " << cell["scenario"].get<std::string>()
+            << ": " << v["property"].get<std::string>() << ": " << v["message"].get<std::string>()
+            << "\n  replay: " << v["replay_command"].get<std::string>() << '\n';
+        for (const auto& line : v["trace"]) out << "  " << line.get<std::string>() << '\n';
+      }
+    }
+  }
+
+  CLI::App* sub_ = nullptr;
+  std::string scenario_;
+  std::string preset_;
+  bool all_ = false;
+  std::vector<std::string> primitives_;
+  std::string schedule_;
+  std::string seed_;
+  std::string executions_;
+  std::string time_budget_;
+  std::vector<std::string> sets_;
+  std::string out_;
+  bool quiet_ = false;
+  bool verbose_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> add_run_command(CLI::App& app) {
+  return std::make_unique<RunCommand>(app);
+}
+
+}  // namespace syncstress::cli

@@ -1,0 +1,85 @@
+// Temp file + fsync + rename: a crash or a full disk never leaves a half-written report.
+#include "report/atomic_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "report/concat.hpp"
+
+namespace syncstress::report {
+namespace {
+
+[[noreturn]] void throw_errno(const std::string& what, const std::filesystem::path& path) {
+  throw std::system_error(errno, std::generic_category(), concat(what, " ", path.string()));
+}
+
+/// Owns the temporary file until it is renamed into place.
+class TempFile {
+ public:
+  explicit TempFile(const std::filesystem::path& target) {
+    const auto dir =
+        target.parent_path().empty() ? std::filesystem::path(".") : target.parent_path();
+    const std::string pattern = dir / concat(".", target.filename().string(), ".tmp.XXXXXX");
+    name_.assign(pattern.begin(), pattern.end());
+    name_.push_back('\0');
+    fd_ = ::mkostemp(name_.data(), O_CLOEXEC);
+    if (fd_ < 0) throw_errno("cannot create a temporary file for", target);
+  }
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+  ~TempFile() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!renamed_) ::unlink(name_.data());
+  }
+
+  void write_all(std::string_view content) {
+    while (!content.empty()) {
+      const ssize_t n = ::write(fd_, content.data(), content.size());
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        throw_errno("cannot write", path());
+      }
+      content.remove_prefix(static_cast<std::size_t>(n));
+    }
+  }
+
+  void sync_close_and_rename(const std::filesystem::path& target) {
+    if (::fchmod(fd_, 0644) != 0) throw_errno("cannot set the mode of", path());
+    if (::fsync(fd_) != 0) throw_errno("cannot fsync", path());
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) throw_errno("cannot close", path());
+    if (::rename(name_.data(), target.c_str()) != 0) throw_errno("cannot rename onto", target);
+    renamed_ = true;
+  }
+
+  std::filesystem::path path() const { return std::filesystem::path(name_.data()); }
+
+ private:
+  std::vector<char> name_;
+  int fd_ = -1;
+  bool renamed_ = false;
+};
+
+}  // namespace
+
+void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
+  TempFile temp(path);
+  temp.write_all(content);
+  temp.sync_close_and_rename(path);
+  // The rename is durable only once the directory entry is on disk.
+  const auto dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd >= 0) {
+    ::fsync(dir_fd);
+    ::close(dir_fd);
+  }
+}
+
+}  // namespace syncstress::report

@@ -1,0 +1,290 @@
+// Builds, writes, reads and prints the run report.
+#include "report/report.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+#include <thread>
+
+#include "report/atomic_file.hpp"
+#include "report/concat.hpp"
+#include "version.hpp"
+
+namespace syncstress::report {
+namespace {
+
+using nlohmann::json;
+
+std::string format_utc_now(const char* format) {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, format, &utc);
+  return buffer;
+}
+
+template <class T>
+json optional_to_json(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+json config_to_json(const RunConfig& config) {
+  return json{
+      {"scenarios", config.scenarios},
+      {"preset_file", config.preset_file ? json(config.preset_file->string()) : json(nullptr)},
+      {"primitives", config.primitives},
+      {"schedule", optional_to_json(config.schedule)},
+      {"seed", optional_to_json(config.seed)},
+      {"executions", optional_to_json(config.executions)},
+      {"time_budget_seconds", optional_to_json(config.time_budget_seconds)},
+      {"overrides", config.overrides},
+      {"out", config.out.string()},
+  };
+}
+
+json violation_to_json(const RunConfig& config, const CellResult& cell, const Violation& v) {
+  return json{
+      {"property", v.property},
+      {"message", v.message},
+      {"seed", v.seed},
+      {"schedule", v.schedule},
+      {"replay_command",
+       v.replay_command.empty() ? replay_command(config, cell, v) : v.replay_command},
+      {"trace", v.trace},
+  };
+}
+
+json cell_to_json(const RunConfig& config, const CellResult& cell) {
+  json violations = json::array();
+  for (const auto& v : cell.violations) violations.push_back(violation_to_json(config, cell, v));
+  return json{
+      {"primitive", cell.primitive},
+      {"scenario", cell.scenario},
+      {"schedule", cell.schedule},
+      {"verdict", to_string(cell.verdict)},
+      {"executions", cell.executions},
+      {"steps", cell.steps},
+      {"elapsed_seconds", cell.elapsed_seconds},
+      {"parameters", cell.parameters},
+      {"metrics", cell.metrics.is_object() ? cell.metrics : json::object()},
+      {"violations", violations},
+      {"error", cell.error},
+  };
+}
+
+[[noreturn]] void bad_report(const std::filesystem::path& path, const std::string& what) {
+  throw UsageError(concat(path.string(), ": not a syncstress report: ", what));
+}
+
+void require_field(const std::filesystem::path& path, const json& object, const char* key,
+                   json::value_t type, const std::string& where) {
+  const auto it = object.find(key);
+  const bool number_ok = type == json::value_t::number_unsigned && it != object.end() &&
+                         it->is_number_integer() && !it->is_number_float() &&
+                         it->get<std::int64_t>() >= 0;
+  const bool float_ok =
+      type == json::value_t::number_float && it != object.end() && it->is_number();
+  if (it == object.end() || !(it->type() == type || number_ok || float_ok)) {
+    bad_report(path,
+               concat(where, " needs a field \"", key, "\" of type ", json(type).type_name()));
+  }
+}
+
+std::string format_seconds(double seconds) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(seconds < 10 ? 2 : 1) << seconds << "s";
+  return out.str();
+}
+
+}  // namespace
+
+std::string utc_iso8601_now() { return format_utc_now("%Y-%m-%dT%H:%M:%SZ"); }
+std::string utc_file_stamp_now() { return format_utc_now("%Y%m%dT%H%M%SZ"); }
+
+Context current_context(const std::vector<std::string>& command_line) {
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  return Context{
+      .version = kVersion,
+      .git_revision = git_revision(),
+      .date = utc_iso8601_now(),
+      .host = host,
+      .cpus = std::thread::hardware_concurrency(),
+      .build_type = kBuildType,
+      .command_line = command_line,
+  };
+}
+
+std::string shell_quote(const std::string& word) {
+  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("-_./:=,+@%").find(c) != std::string_view::npos;
+  });
+  if (plain) return word;
+  std::string quoted = "'";
+  for (char c : word) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "'";
+}
+
+std::string replay_command(const RunConfig& config, const CellResult& cell,
+                           const Violation& violation) {
+  std::string command = "syncstress replay";
+  if (config.preset_file) {
+    command += concat(" --preset ", shell_quote(config.preset_file->string()));
+  } else {
+    command += concat(" --scenario ", shell_quote(cell.scenario));
+  }
+  command += concat(" --primitive ", shell_quote(cell.primitive));
+  command += concat(" --schedule ", shell_quote(violation.schedule));
+  command += concat(" --seed ", std::to_string(violation.seed));
+  for (const auto& [key, value] : config.overrides) {
+    command += concat(" --set ", shell_quote(concat(key, "=", value)));
+  }
+  return command;
+}
+
+nlohmann::json build_report(const Context& context, const RunConfig& config,
+                            const RunOutcome& outcome) {
+  json cells = json::array();
+  json summary = {{"cells", outcome.cells.size()},
+                  {"pass", 0},
+                  {"fail", 0},
+                  {"measured", 0},
+                  {"error", 0},
+                  {"violations", 0}};
+  for (const auto& cell : outcome.cells) {
+    cells.push_back(cell_to_json(config, cell));
+    summary[std::string(to_string(cell.verdict))] =
+        summary[std::string(to_string(cell.verdict))].get<std::size_t>() + 1;
+    summary["violations"] = summary["violations"].get<std::size_t>() + cell.violations.size();
+  }
+  return json{
+      {"schema", kReportSchema},
+      {"context",
+       {
+           {"tool", "syncstress"},
+           {"version", context.version},
+           {"git_revision", context.git_revision},
+           {"date", context.date},
+           {"host", context.host},
+           {"cpus", context.cpus},
+           {"build_type", context.build_type},
+           {"command_line", context.command_line},
+       }},
+      {"config", config_to_json(config)},
+      {"cells", cells},
+      {"summary", summary},
+  };
+}
+
+void write_report(const std::filesystem::path& path, const nlohmann::json& report) {
+  write_file_atomically(path, report.dump(2) + "\n");
+}
+
+nlohmann::json read_report(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw UsageError(path.string() + ": no such report file");
+  }
+  std::ifstream in(path);
+  if (!in) throw UsageError(path.string() + ": cannot open the report");
+  json report;
+  try {
+    report = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw UsageError(concat(path.string(), ": not valid JSON: ", e.what()));
+  }
+  if (!report.is_object()) bad_report(path, "the document is not a JSON object");
+  const auto schema = report.find("schema");
+  if (schema == report.end() || !schema->is_string()) {
+    bad_report(path, "it has no \"schema\" field");
+  }
+  if (*schema != kReportSchema) {
+    bad_report(path,
+               concat("schema is ", schema->dump(), ", this tool reads \"", kReportSchema, "\""));
+  }
+  require_field(path, report, "config", json::value_t::object, "the report");
+  require_field(path, report, "cells", json::value_t::array, "the report");
+  std::size_t index = 0;
+  for (const auto& cell : report["cells"]) {
+    const std::string where = concat("cells[", std::to_string(index++), "]");
+    if (!cell.is_object()) bad_report(path, where + " is not an object");
+    for (const char* key : {"primitive", "scenario", "schedule", "verdict"}) {
+      require_field(path, cell, key, json::value_t::string, where);
+    }
+    if (!verdict_from_string(cell["verdict"].get<std::string>())) {
+      bad_report(path, concat(where, " has verdict ", cell["verdict"].dump(),
+                              "; valid: pass, fail, measured, error"));
+    }
+    require_field(path, cell, "executions", json::value_t::number_unsigned, where);
+    require_field(path, cell, "elapsed_seconds", json::value_t::number_float, where);
+    require_field(path, cell, "violations", json::value_t::array, where);
+    std::size_t v_index = 0;
+    for (const auto& v : cell["violations"]) {
+      const std::string v_where = concat(where, ".violations[", std::to_string(v_index++), "]");
+      if (!v.is_object()) bad_report(path, concat(v_where, " is not an object"));
+      for (const char* key : {"property", "message", "schedule"}) {
+        require_field(path, v, key, json::value_t::string, v_where);
+      }
+      require_field(path, v, "seed", json::value_t::number_unsigned, v_where);
+    }
+  }
+  return report;
+}
+
+void print_table(std::ostream& out, const nlohmann::json& report) {
+  const std::vector<std::string> header = {"primitive",  "scenario", "schedule",       "verdict",
+                                           "executions", "time",     "first violation"};
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& cell : report.at("cells")) {
+    std::string first;
+    if (!cell.at("violations").empty()) {
+      const auto& v = cell["violations"][0];
+      first = concat(v.at("property").get<std::string>(), ": ", v.at("message").get<std::string>());
+    } else if (cell.contains("error") && cell["error"].is_string()) {
+      first = cell["error"].get<std::string>();
+    }
+    constexpr std::size_t kMaxFirst = 70;
+    if (first.size() > kMaxFirst) first = first.substr(0, kMaxFirst - 3) + "...";
+    rows.push_back({cell.at("primitive").get<std::string>(), cell.at("scenario").get<std::string>(),
+                    cell.at("schedule").get<std::string>(), cell.at("verdict").get<std::string>(),
+                    std::to_string(cell.at("executions").get<std::uint64_t>()),
+                    format_seconds(cell.at("elapsed_seconds").get<double>()), first});
+  }
+  std::vector<std::size_t> width(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& row : rows) width[c] = std::max(width[c], row[c].size());
+  }
+  const auto print_row = [&](const std::vector<std::string>& row) {
+    std::string line;
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (c) line += " | ";
+      line += row[c];
+      if (c + 1 < row.size()) line.append(width[c] - row[c].size(), ' ');
+    }
+    out << line << '\n';
+  };
+  print_row(header);
+  std::vector<std::string> rule;
+  for (std::size_t w : width) rule.emplace_back(w, '-');
+  print_row(rule);
+  for (const auto& row : rows) print_row(row);
+  if (rows.empty()) out << "(no cells)\n";
+}
+
+}  // namespace syncstress::report
