@@ -1,0 +1,298 @@
+// Random, PCT, round-robin, replay and recording strategies, and the factory by name, on a
+// driver that asks the questions the sim runtime asks. Runtime-level tests (same trace for
+// the same seed, replayed failures, PCT's guarantee) are in schedules_sim_test.cpp.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "schedules/pct_strategy.hpp"
+#include "schedules/random_strategy.hpp"
+#include "schedules/recording_strategy.hpp"
+#include "schedules/replay_strategy.hpp"
+#include "schedules/round_robin_strategy.hpp"
+#include "schedules/schedule_codec.hpp"
+#include "schedules/strategy_factory.hpp"
+
+namespace syncstress {
+namespace {
+
+// Threads 0..n-1 each taking `steps` steps, plus a number draw every fifth step; returns who
+// ran at each step and what was drawn.
+std::vector<std::uint64_t> drive(Strategy& s, std::uint32_t n, int steps) {
+  std::vector<int> left(n, steps);
+  std::vector<std::uint64_t> out;
+  ThreadId current = 0;
+  for (int step = 0;; ++step) {
+    std::vector<ThreadId> runnable;
+    for (ThreadId t = 0; t < n; ++t) {
+      if (left[t] > 0) runnable.push_back(t);
+    }
+    if (runnable.empty()) return out;
+    const std::size_t i = runnable.size() > 1 ? s.next_thread(runnable, current, false) : 0;
+    current = runnable.at(i);
+    --left[current];
+    out.push_back(current);
+    if (step % 5 == 0) out.push_back(1000 + s.next_u64(7));
+  }
+}
+
+std::vector<std::uint64_t> first_execution(Strategy& s, std::uint32_t n = 3, int steps = 50) {
+  EXPECT_TRUE(s.new_execution());
+  return drive(s, n, steps);
+}
+
+TEST(RandomStrategy, SameSeedGivesSameChoicesAndOtherSeedsDiffer) {
+  RandomStrategy a(42), b(42), c(43);
+  const auto ra = first_execution(a), rb = first_execution(b), rc = first_execution(c);
+  EXPECT_EQ(ra, rb);
+  EXPECT_NE(ra, rc);
+}
+
+TEST(RandomStrategy, EveryExecutionRegeneratesAloneFromItsOwnSeed) {
+  RandomStrategy run(2024);
+  for (int i = 0; i < 20; ++i) {
+    ASSERT_TRUE(run.new_execution());
+    const auto choices = drive(run, 3, 40);
+    RandomStrategy alone(run.execution_seed());
+    EXPECT_EQ(first_execution(alone, 3, 40), choices) << "execution " << i;
+  }
+}
+
+TEST(RandomStrategy, ThreadChoicesAreRoughlyUniform) {
+  RandomStrategy s(1);
+  ASSERT_TRUE(s.new_execution());
+  const std::vector<ThreadId> runnable{0, 1, 2, 3};
+  std::vector<int> count(4);
+  for (int i = 0; i < 40000; ++i) ++count[s.next_thread(runnable, 0, false)];
+  for (int c : count) EXPECT_NEAR(c, 10000, 400);  // > 4 standard deviations
+}
+
+TEST(PctStrategy, DepthOneRunsOneThreadUntilItCannot) {
+  // No change points: the highest-priority thread runs to the end, then the next one.
+  PctStrategy s(5, 1, 100);
+  const auto run = first_execution(s, 3, 20);
+  std::vector<std::uint64_t> threads;
+  for (auto v : run) {
+    if (v < 1000) threads.push_back(v);
+  }
+  int switches = 0;
+  for (std::size_t i = 1; i < threads.size(); ++i) switches += threads[i] != threads[i - 1];
+  EXPECT_EQ(switches, 2);
+}
+
+TEST(PctStrategy, DrawsDepthMinusOneDistinctChangePointsWithinK) {
+  for (std::uint64_t seed = 0; seed < 200; ++seed) {
+    PctStrategy s(seed, 4, 10);
+    ASSERT_TRUE(s.new_execution());
+    const auto& cps = s.change_points();
+    ASSERT_EQ(cps.size(), 3u);
+    EXPECT_TRUE(std::is_sorted(cps.begin(), cps.end()));
+    EXPECT_EQ(std::adjacent_find(cps.begin(), cps.end()), cps.end());
+    EXPECT_GE(cps.front(), 1u);
+    EXPECT_LE(cps.back(), 10u);
+  }
+  PctStrategy tiny(1, 5, 2);  // fewer steps than change points wanted: all of them
+  ASSERT_TRUE(tiny.new_execution());
+  EXPECT_EQ(tiny.change_points(), (std::vector<std::uint64_t>{1, 2}));
+}
+
+TEST(PctStrategy, TheThreadAboutToRunAtTheChangePointIsPreempted) {
+  // Two threads, d = 2: one switch exactly at the change point c, none before it.
+  for (std::uint64_t seed = 0; seed < 100; ++seed) {
+    PctStrategy s(seed, 2, 30);
+    ASSERT_TRUE(s.new_execution());
+    const std::uint64_t c = s.change_points().at(0);
+    const std::vector<ThreadId> both{0, 1};
+    ThreadId current = 0;
+    std::vector<ThreadId> ran;
+    for (std::uint64_t step = 1; step <= 30; ++step) {
+      current = both[s.next_thread(both, current, false)];
+      ran.push_back(current);
+    }
+    // Before c the top thread runs; from c on the other one (at c == 1 there is no "before").
+    for (std::uint64_t step = 2; step <= 30; ++step) {
+      EXPECT_EQ(ran[step - 1] != ran[step - 2], step == c) << "seed " << seed << " step " << step;
+    }
+  }
+}
+
+TEST(PctStrategy, AYieldingThreadGivesWayToTheOthers) {
+  // Thread 0 spins (yields) until thread 1 has taken 3 steps; without special handling of
+  // yields, a high-priority spinner would starve thread 1 forever.
+  for (std::uint64_t seed = 0; seed < 100; ++seed) {
+    PctStrategy s(seed, 3, 50);
+    ASSERT_TRUE(s.new_execution());
+    const std::vector<ThreadId> both{0, 1};
+    int progress = 0;
+    ThreadId current = 1;
+    bool yielded = false;
+    int steps = 0;
+    while (progress < 3 && steps < 50) {
+      current = both[s.next_thread(both, current, yielded)];
+      yielded = current == 0;  // thread 0's only step is a yield
+      if (current == 1) ++progress;
+      ++steps;
+    }
+    EXPECT_EQ(progress, 3) << "seed " << seed;
+    EXPECT_LE(steps, 8) << "seed " << seed;
+  }
+}
+
+TEST(PctStrategy, KGrowsToTheLongestExecutionSeen) {
+  PctStrategy s(3, 3, 10);
+  RecordingStrategy recording(s);
+  first_execution(recording, 3, 40);
+  const auto decisions =
+      std::count_if(recording.choices().begin(), recording.choices().end(),
+                    [](const Choice& c) { return c.kind == ChoiceKind::kThread; });
+  ASSERT_GT(decisions, 10);
+  ASSERT_TRUE(s.new_execution());
+  EXPECT_EQ(s.current_k(), static_cast<std::uint64_t>(decisions));
+  EXPECT_EQ(s.describe(), "pct:d=3,k=" + std::to_string(decisions));
+  first_execution(s, 2, 3);  // a shorter execution does not shrink k
+  EXPECT_EQ(s.current_k(), static_cast<std::uint64_t>(decisions));
+}
+
+TEST(PctStrategy, EveryExecutionRegeneratesFromItsDescriptionAndSeed) {
+  PctStrategy run(77, 3, 5);
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_TRUE(run.new_execution());
+    const auto choices = drive(run, 3, 30 + i);
+    auto alone = make_strategy_from_description(run.describe(), run.execution_seed());
+    EXPECT_EQ(first_execution(*alone, 3, 30 + i), choices) << "execution " << i;
+  }
+}
+
+TEST(RoundRobinStrategy, RotatesThroughRunnableThreadsAndRunsOnce) {
+  RoundRobinStrategy s;
+  ASSERT_TRUE(s.new_execution());
+  const std::vector<ThreadId> runnable{1, 3, 4};
+  EXPECT_EQ(s.next_thread(runnable, 1, false), 1u);
+  EXPECT_EQ(s.next_thread(runnable, 3, false), 2u);
+  EXPECT_EQ(s.next_thread(runnable, 4, false), 0u);
+  EXPECT_EQ(s.next_thread(runnable, 2, false), 1u);  // 2 blocked: the next id above it
+  EXPECT_EQ(s.next_u64(5), 0u);
+  EXPECT_FALSE(s.new_execution());
+}
+
+TEST(RecordingAndReplay, ReplayGivesBackEveryRecordedAnswerForEveryStrategy) {
+  for (const char* name : {"random", "pct", "round-robin", "exhaustive"}) {
+    auto inner = make_strategy(name, 99);
+    RecordingStrategy recording(*inner);
+    const auto original = first_execution(recording, 4, 30);
+    const Schedule schedule = recording.schedule();
+    EXPECT_EQ(schedule.strategy, inner->describe());
+    EXPECT_EQ(schedule.seed, inner->execution_seed());
+
+    auto replay = make_replay_strategy(decode(encode(schedule)));
+    RecordingStrategy again(*replay);
+    EXPECT_EQ(first_execution(again, 4, 30), original) << name;
+    EXPECT_NO_THROW(replay->finish());
+    EXPECT_EQ(encode(again.schedule()), encode(schedule)) << name;
+    EXPECT_FALSE(replay->new_execution()) << "a replay runs once";
+  }
+}
+
+TEST(RecordingAndReplay, RecordingRestartsAtEachExecution) {
+  RandomStrategy inner(1);
+  RecordingStrategy recording(inner);
+  first_execution(recording, 2, 10);
+  const auto first = recording.choices().size();
+  first_execution(recording, 2, 10);
+  EXPECT_EQ(recording.choices().size(), first);
+}
+
+// Expects `f` to throw ScheduleDivergence at choice `index` with `fragment` in the message.
+template <class F>
+void expect_divergence(F f, std::size_t index, const std::string& fragment) {
+  try {
+    f();
+    ADD_FAILURE() << "no divergence reported";
+  } catch (const ScheduleDivergence& e) {
+    EXPECT_EQ(e.index(), index);
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
+TEST(RecordingAndReplay, ReplayReportsEveryKindOfDivergence) {
+  const Schedule s{"random", 5, {{ChoiceKind::kThread, 1, 2}, {ChoiceKind::kNumber, 2, 3}}};
+  const std::vector<ThreadId> two{0, 1}, three{0, 1, 2};
+  {
+    ReplayStrategy r(s);
+    r.new_execution();
+    expect_divergence([&] { r.next_thread(three, 0, false); }, 0,
+                      "asked a thread choice among 3 runnable threads, but the schedule "
+                      "recorded thread 1 of 2");
+  }
+  {
+    ReplayStrategy r(s);
+    r.new_execution();
+    r.next_thread(two, 0, false);
+    expect_divergence([&] { r.next_thread(two, 0, false); }, 1, "recorded number 2 of 3");
+  }
+  {
+    ReplayStrategy r(s);
+    r.new_execution();
+    r.next_thread(two, 0, false);
+    EXPECT_EQ(r.next_u64(3), 2u);
+    expect_divergence([&] { r.next_u64(2); }, 2, "the schedule has only 2 choices");
+  }
+  {
+    ReplayStrategy r(s);
+    r.new_execution();
+    r.next_thread(two, 0, false);
+    expect_divergence([&] { r.finish(); }, 1, "ended after 1 choices");
+  }
+}
+
+TEST(StrategyFactory, BuildsEveryCataloguedStrategyByName) {
+  for (const StrategyInfo& info : strategy_catalog()) {
+    auto s = make_strategy(info.name, 1);
+    ASSERT_NE(s, nullptr);
+    EXPECT_EQ(s->describe().substr(0, info.name.size()), info.name);
+    EXPECT_FALSE(info.summary.empty());
+    EXPECT_TRUE(s->new_execution());
+  }
+  EXPECT_EQ(make_strategy("pct", 1, {{"d", "2"}, {"k", "50"}})->describe(), "pct:d=2,k=50");
+  EXPECT_EQ(make_strategy("exhaustive", 1, {{"preemptions", "3"}})->describe(),
+            "exhaustive:preemptions=3");
+}
+
+// Expects make_strategy to throw StrategyError mentioning each fragment.
+void expect_refused(std::string_view name, const StrategyParams& params,
+                    const std::vector<std::string>& fragments) {
+  try {
+    make_strategy(name, 1, params);
+    ADD_FAILURE() << "accepted " << name;
+  } catch (const StrategyError& e) {
+    for (const auto& f : fragments) {
+      EXPECT_NE(std::string(e.what()).find(f), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(StrategyFactory, RefusesUnknownNamesParametersAndValuesListingTheValidOnes) {
+  expect_refused("ptc", {},
+                 {"unknown schedule strategy 'ptc'", "random", "pct", "round-robin", "exhaustive"});
+  expect_refused("replay", {}, {"--schedule"});
+  expect_refused("pct", {{"depth", "2"}}, {"unknown parameter 'depth'", "d, k"});
+  expect_refused("random", {{"d", "2"}}, {"valid: none"});
+  expect_refused("pct", {{"d", "0"}}, {"d='0'", "from 1 to 64"});
+  expect_refused("pct", {{"k", "ten"}}, {"k='ten'"});
+  expect_refused("exhaustive", {{"preemptions", "-1"}}, {"preemptions='-1'"});
+}
+
+TEST(StrategyFactory, ParsesDescriptionsAsDescribeWritesThem) {
+  const auto [name, params] = parse_strategy_description("pct:d=3,k=400");
+  EXPECT_EQ(name, "pct");
+  EXPECT_EQ(params, (StrategyParams{{"d", "3"}, {"k", "400"}}));
+  EXPECT_EQ(parse_strategy_description("random").first, "random");
+  EXPECT_THROW(parse_strategy_description("pct:d"), StrategyError);
+}
+
+}  // namespace
+}  // namespace syncstress
