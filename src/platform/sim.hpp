@@ -275,7 +275,7 @@ struct Sim {
     explicit thread(F&& f, source_location loc = source_location::current())
         : id_(start(std::function<void()>(std::forward<F>(f)), loc)) {}
     thread(thread&& other) noexcept
-        : id_(other.id_), epoch_(other.epoch_), joinable_(std::exchange(other.joinable_, false)) {}
+        : epoch_(other.epoch_), id_(other.id_), joinable_(std::exchange(other.joinable_, false)) {}
     thread& operator=(thread&&) = delete;
     thread(const thread&) = delete;
     ~thread();
@@ -286,8 +286,10 @@ struct Sim {
 
    private:
     ThreadId start(std::function<void()> fn, const source_location& loc);
-    ThreadId id_;
+    // epoch_ before id_: start() (which initializes id_) sets epoch_, and a default member
+    // initializer running after it would reset epoch_ to 0 and make join() a no-op.
     std::uint64_t epoch_ = 0;
+    ThreadId id_;
     bool joinable_ = true;
   };
 
