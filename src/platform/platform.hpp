@@ -37,6 +37,7 @@
 //   P::frame_created(h) / P::frame_destroyed(h)        frame lifetime, for misuse detection.
 #pragma once
 
+#include <atomic>  // std::memory_order, the orders every Platform operation takes
 #include <concepts>
 #include <coroutine>
 #include <cstddef>
