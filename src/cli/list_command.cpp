@@ -8,6 +8,7 @@
 #include "cli/presets.hpp"
 #include "cli/schedule_names.hpp"
 #include "primitives/catalog.hpp"
+#include "report/concat.hpp"
 
 namespace syncstress::cli {
 namespace {
@@ -50,7 +51,12 @@ json scenarios_json() {
 json schedules_json() {
   json rows = json::array();
   for (const auto& s : schedule_names()) {
-    rows.push_back({{"name", s.name}, {"description", s.description}});
+    json parameters = json::array();
+    for (const auto& p : s.parameters) {
+      parameters.push_back(
+          {{"name", p.name}, {"default", p.default_value}, {"description", p.description}});
+    }
+    rows.push_back({{"name", s.name}, {"description", s.description}, {"parameters", parameters}});
   }
   return rows;
 }
@@ -66,9 +72,11 @@ void print_columns(std::ostream& out, const json& rows, const std::vector<std::s
         line.push_back(value.get<std::string>());
       } else {  // the claims array
         std::string joined;
-        for (const auto& item : value) {
+        for (const auto& item : value) {  // claims are strings, parameters objects
           if (!joined.empty()) joined += ',';
-          joined += item.get<std::string>();
+          joined += item.is_string() ? item.get<std::string>()
+                                     : concat(item.at("name").get<std::string>(), "=",
+                                              item.at("default").get<std::string>());
         }
         line.push_back(joined.empty() ? "-" : joined);
       }
@@ -118,7 +126,7 @@ class ListCommand final : public Command {
     const std::array<std::pair<const char*, std::vector<std::string>>, 3> kSections{{
         {"primitives", {"name", "kind", "mode", "claims", "summary"}},
         {"scenarios", {"name", "kind", "family", "description"}},
-        {"schedules", {"name", "description"}},
+        {"schedules", {"name", "parameters", "description"}},
     }};
     bool first = true;
     for (const auto& [section, keys] : kSections) {

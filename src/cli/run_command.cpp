@@ -31,18 +31,6 @@ std::vector<std::string> preset_names() {
   return names;
 }
 
-std::vector<std::string> strategy_names() {
-  std::vector<std::string> names;
-  for (const auto& s : schedule_names()) names.push_back(s.name);
-  return names;
-}
-
-/// Checks a --schedule value: a strategy name, optionally followed by ":parameters".
-void require_known_schedule(const std::string& schedule) {
-  const std::string name = schedule.substr(0, schedule.find(':'));
-  require_known_name("schedule", "--schedule", name, strategy_names());
-}
-
 /// The default report path, results/runs/<UTC stamp>-<label>.json, made unique if a report of
 /// the same second exists.
 std::filesystem::path default_report_path(const std::string& label) {
@@ -83,7 +71,9 @@ class RunCommand final : public Command {
                      "Primitive to test, repeatable (default: every one of the scenario's kind)")
         ->type_name("NAME")
         ->allow_extra_args(false);
-    sub_->add_option("--schedule", schedule_, "Strategy (default: the preset's)")
+    sub_->add_option("--schedule", schedule_,
+                     "Strategy, with optional parameters: pct, pct:d=3 (see: list schedules; "
+                     "default: the preset's)")
         ->type_name("NAME");
     sub_->add_option("--seed", seed_, "First seed, 0..2^64-1 (default: the preset's)")
         ->type_name("N");
@@ -159,7 +149,7 @@ class RunCommand final : public Command {
       config.primitives.push_back(p);
     }
     if (!schedule_.empty()) {
-      require_known_schedule(schedule_);
+      require_valid_schedule(schedule_);
       config.schedule = schedule_;
     }
     if (!seed_.empty()) {

@@ -1,8 +1,35 @@
 #include "cli/schedule_names.hpp"
 
+#include "cli/names.hpp"
+#include "report/concat.hpp"
+#include "runner.hpp"
+#include "schedules/strategy_factory.hpp"
+
 namespace syncstress::cli {
 
-// The schedules factory has not landed yet; until it does no strategy can be named.
-std::vector<ScheduleName> schedule_names() { return {}; }
+std::vector<ScheduleName> schedule_names() {
+  std::vector<ScheduleName> names;
+  for (const auto& info : strategy_catalog()) {
+    ScheduleName name{std::string(info.name), std::string(info.summary), {}};
+    for (const auto& param : info.params) {
+      name.parameters.push_back(
+          {std::string(param.name), std::string(param.default_value), std::string(param.summary)});
+    }
+    names.push_back(std::move(name));
+  }
+  return names;
+}
+
+void require_valid_schedule(const std::string& schedule) {
+  std::vector<std::string> names;
+  for (const auto& s : schedule_names()) names.push_back(s.name);
+  require_known_name("schedule", "--schedule", schedule.substr(0, schedule.find(':')), names);
+  try {
+    // Building it once is the only complete check of its parameters; seed 0 is arbitrary.
+    make_strategy_from_description(schedule, 0);
+  } catch (const StrategyError& e) {
+    throw UsageError(concat("--schedule: ", e.what()));
+  }
+}
 
 }  // namespace syncstress::cli
