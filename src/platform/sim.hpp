@@ -72,7 +72,7 @@ struct Sim {
     T load(std::memory_order = std::memory_order_seq_cst,
            source_location loc = source_location::current()) const {
       T r = v_;
-      op("load", [&] { return sim::detail::show(r); }, loc);
+      op("load", [&] { return sim::detail::show(r); }, loc, kUnwind);
       return r;
     }
     void store(T v, std::memory_order = std::memory_order_seq_cst,
@@ -83,7 +83,7 @@ struct Sim {
     T exchange(T v, std::memory_order = std::memory_order_seq_cst,
                source_location loc = source_location::current()) {
       T old = std::exchange(v_, v);
-      op("exchange", [&] { return arrow(old, v); }, loc);
+      op("exchange", [&] { return arrow(old, v); }, loc, kUnwind);
       return old;
     }
     bool compare_exchange_weak(T& expected, T desired, std::memory_order,
@@ -144,7 +144,7 @@ struct Sim {
       for (;;) {
         sim::detail::Engine* e = sim::detail::t_engine;
         if (!sim::detail::same_bits(v_, old)) {
-          op("wait", [&] { return "value " + sim::detail::show(v_); }, loc);
+          op("wait", [&] { return "value " + sim::detail::show(v_); }, loc, kUnwind);
           return;
         }
         if (e == nullptr) throw std::logic_error("Sim::atomic::wait would block forever");
@@ -168,11 +168,13 @@ struct Sim {
       if (sim::detail::t_engine) sim::detail::register_object(Kind::atomic, this);
     }
     template <class F>
-    void op(std::string_view name, F&& values, const source_location& loc) const {
+    void op(std::string_view name, F&& values, const source_location& loc,
+            sim::detail::Point point = sim::detail::Point::plain) const {
       if (auto* e = sim::detail::t_engine) {
-        e->step(Kind::atomic, this, name, e->tracing() ? values() : std::string(), loc);
+        e->step(Kind::atomic, this, name, e->tracing() ? values() : std::string(), loc, point);
       }
     }
+    static constexpr sim::detail::Point kUnwind = sim::detail::Point::unwind;
     static std::string arrow(const T& a, const T& b) {
       return sim::detail::show(a) + " -> " + sim::detail::show(b);
     }
@@ -185,16 +187,16 @@ struct Sim {
       const std::string_view name = weak ? "cas_weak" : "cas_strong";
       if (!sim::detail::same_bits(v_, expected)) {
         expected = v_;
-        op(name, [&] { return "failed, saw " + sim::detail::show(expected); }, loc);
+        op(name, [&] { return "failed, saw " + sim::detail::show(expected); }, loc, kUnwind);
         return false;
       }
       auto* e = sim::detail::t_engine;
       if (weak && e && e->inject(e->options().spurious_cas_failures)) {
-        op(name, [] { return std::string("spurious failure"); }, loc);
+        op(name, [] { return std::string("spurious failure"); }, loc, kUnwind);
         return false;
       }
       T old = std::exchange(v_, desired);
-      op(name, [&] { return arrow(old, desired); }, loc);
+      op(name, [&] { return arrow(old, desired); }, loc, kUnwind);
       return true;
     }
 

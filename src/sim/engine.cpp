@@ -239,6 +239,12 @@ void Engine::teardown() {
   tearing_down_ = false;
 }
 
+void Engine::budget_point() {
+  Thread* t = current_;
+  if (t == nullptr || !tearing_down_) return;
+  if (++t->abort_ops > kAbortOpBudget) abandon(*t);
+}
+
 void Engine::abort_point() {
   Thread* t = current_;
   if (t == nullptr || !tearing_down_) return;
@@ -293,21 +299,30 @@ void Engine::record(Kind kind, const void* obj, std::string_view op, std::string
 }
 
 void Engine::step(Kind kind, const void* obj, std::string_view op, std::string values,
-                  const source_location& loc, bool yielded) {
+                  const source_location& loc, Point point) {
   if (aborting_) {
-    abort_point();
+    if (point == Point::plain) {
+      budget_point();
+    } else {
+      abort_point();
+    }
     return;
   }
   ++steps_;
   if (tracing_) record(kind, obj, op, std::move(values), loc);
-  decide(yielded);
-  if (aborting_) abort_point();
+  decide(point == Point::yield);
+  if (aborting_) budget_point();  // resumed by teardown: the op completed, return normally
 }
 
 bool Engine::block(Kind kind, const void* obj, Wait wait, std::string_view op,
-                   std::string values, const source_location& loc, std::int64_t holder) {
+                   std::string values, const source_location& loc, std::int64_t holder,
+                   bool may_unwind) {
   if (aborting_) {
-    abort_point();
+    if (may_unwind) {
+      abort_point();
+    } else {
+      budget_point();
+    }
     return false;
   }
   Thread& t = *current_;
@@ -327,7 +342,11 @@ bool Engine::block(Kind kind, const void* obj, Wait wait, std::string_view op,
   }
   decide(false);
   if (aborting_) {
-    abort_point();
+    if (may_unwind) {
+      abort_point();
+    } else {
+      budget_point();
+    }
     return false;
   }
   return true;
@@ -473,12 +492,12 @@ void Engine::wait_on_address(const void* obj, bool equal, std::string values,
   }
   if (!equal) {
     if (tracing_) values += ", value differs";
-    step(Kind::atomic, obj, "wait_on_address", std::move(values), loc);
+    step(Kind::atomic, obj, "wait_on_address", std::move(values), loc, Point::unwind);
     return;
   }
   if (inject(options_.spurious_wakeups)) {
     if (tracing_) values += ", spurious";
-    step(Kind::atomic, obj, "wait_on_address", std::move(values), loc);
+    step(Kind::atomic, obj, "wait_on_address", std::move(values), loc, Point::unwind);
     return;
   }
   block(Kind::atomic, obj, Wait::address, "wait_on_address", std::move(values), loc);
@@ -504,6 +523,10 @@ void Engine::wake_address(const void* obj, bool all, std::string_view op,
 }
 
 void Engine::mutex_lock(mutex& m, const source_location& loc) {
+  if (aborting_) {
+    abort_point();
+    return;
+  }
   for (;;) {
     if (!m.held_) {
       m.held_ = true;
@@ -520,7 +543,6 @@ void Engine::mutex_unlock(mutex& m, const source_location& loc) {
   if (!m.held_ && !aborting_) {
     violation(Outcome::violation, "check",
               "unlock of " + name_of(Kind::mutex, &m) + ", which is not held", &loc);
-    abort_point();
     return;
   }
   m.held_ = false;
@@ -535,14 +557,18 @@ bool Engine::mutex_try_lock(mutex& m, const source_location& loc) {
   if (!m.held_) {
     m.held_ = true;
     m.owner_ = current_id();
-    step(Kind::mutex, &m, "try_lock", tracing_ ? "acquired" : "", loc);
+    step(Kind::mutex, &m, "try_lock", tracing_ ? "acquired" : "", loc, Point::unwind);
     return true;
   }
-  step(Kind::mutex, &m, "try_lock", tracing_ ? "failed" : "", loc);
+  step(Kind::mutex, &m, "try_lock", tracing_ ? "failed" : "", loc, Point::unwind);
   return false;
 }
 
 void Engine::park(parker& p, const source_location& loc) {
+  if (aborting_) {
+    abort_point();
+    return;
+  }
   if (p.permit_) {
     p.permit_ = false;
     step(Kind::parker, &p, "park", tracing_ ? "permit" : "", loc);
@@ -615,6 +641,10 @@ void Engine::event_reset(bool& signaled, bool manual, const void* obj,
 void Engine::event_wait(bool& signaled, bool manual, const void* obj,
                         const source_location& loc) {
   const Kind kind = manual ? Kind::manual_reset_event : Kind::auto_reset_event;
+  if (aborting_) {
+    abort_point();
+    return;
+  }
   for (;;) {
     if (signaled) {
       if (!manual) signaled = false;
@@ -635,7 +665,8 @@ bool Engine::event_try_wait(bool& signaled, bool manual, const void* obj,
   const Kind kind = manual ? Kind::manual_reset_event : Kind::auto_reset_event;
   const bool got = signaled;
   if (got && !manual) signaled = false;
-  step(kind, obj, "try_wait", tracing_ ? (got ? "signaled" : "not signaled") : "", loc);
+  step(kind, obj, "try_wait", tracing_ ? (got ? "signaled" : "not signaled") : "", loc,
+       Point::unwind);
   return got;
 }
 
@@ -645,14 +676,18 @@ ThreadId Engine::spawn(std::function<void()> fn, const source_location& loc) {
   return id;
 }
 
-void Engine::join(ThreadId id, const source_location& loc) {
+void Engine::join(ThreadId id, const source_location& loc, bool from_destructor) {
+  if (aborting_) {
+    if (!from_destructor) abort_point();
+    return;
+  }
   Thread* t = threads_[id].get();
   for (;;) {
     if (t->state == State::finished) {
       step(Kind::thread, t, "join", {}, loc);
       return;
     }
-    if (!block(Kind::thread, t, Wait::join, "join", {}, loc)) return;
+    if (!block(Kind::thread, t, Wait::join, "join", {}, loc, -1, !from_destructor)) return;
   }
 }
 
@@ -946,7 +981,7 @@ Sim::parker& Sim::current_parker() {
 }
 
 void Sim::yield(source_location loc) {
-  if (Engine* e = t_engine) e->step(sim::detail::Kind::none, nullptr, "yield", {}, loc, true);
+  if (Engine* e = t_engine) e->step(sim::detail::Kind::none, nullptr, "yield", {}, loc, sim::detail::Point::yield);
 }
 
 void Sim::post(std::coroutine_handle<> h, source_location loc) {
@@ -979,7 +1014,7 @@ ThreadId Sim::thread::start(std::function<void()> fn, const source_location& loc
 Sim::thread::~thread() {
   if (joinable_) {
     Engine* e = t_engine;
-    if (e != nullptr && e->epoch() == epoch_) e->join(id_, source_location::current());
+    if (e != nullptr && e->epoch() == epoch_) e->join(id_, source_location::current(), true);
   }
 }
 

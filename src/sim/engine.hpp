@@ -146,6 +146,13 @@ enum class Kind : std::uint8_t {
 /// Why a thread is blocked.
 enum class Wait : std::uint8_t { none, address, mutex, parker, event, join, pool };
 
+/// How an operation behaves in teardown. Operations that a spin or wait loop is made of
+/// (loads, CAS, yield, try_*) are unwind points: in teardown they throw Unwind on entry.
+/// Plain ones (stores, RMWs, unlock, set, wake...) only return, because they are what
+/// destructors call. An operation resumed by teardown after its step always returns normally
+/// (it completed); a blocking operation resumed in teardown unwinds (its wait did not end).
+enum class Point : std::uint8_t { plain, unwind, yield };
+
 /// Thrown through a fiber to unwind it during teardown.
 struct Unwind {};
 
@@ -222,11 +229,12 @@ class Engine {
   /// A non-blocking operation on `obj` was performed: record it and let the strategy pick
   /// who runs next. In teardown: may throw Unwind (see the file comment).
   void step(Kind kind, const void* obj, std::string_view op, std::string values,
-            const source_location& loc, bool yielded = false);
+            const source_location& loc, Point point = Point::plain);
   /// Blocks the current thread on `obj` until a wake makes it runnable and it is chosen.
-  /// Returns false in teardown (the caller must return at once).
+  /// Returns false in teardown (the caller must return at once); unwinds there unless
+  /// `may_unwind` is false (a destructor's wait).
   bool block(Kind kind, const void* obj, Wait wait, std::string_view op, std::string values,
-             const source_location& loc, std::int64_t holder = -1);
+             const source_location& loc, std::int64_t holder = -1, bool may_unwind = true);
   /// Asks the strategy for a number in [0, bound); 0 without asking when bound < 2.
   std::uint64_t choose(std::uint64_t bound);
   /// A fault injection point: asks next_u64(2) only when `enabled`.
@@ -253,7 +261,8 @@ class Engine {
                       const source_location& loc);
   /// Starts a user thread; returns its id.
   ThreadId spawn(std::function<void()> fn, const source_location& loc);
-  void join(ThreadId id, const source_location& loc);
+  /// Waits for thread `id`; from a destructor it never unwinds.
+  void join(ThreadId id, const source_location& loc, bool from_destructor = false);
   std::uint64_t epoch() const { return epoch_; }
 
   // --- Executor and frames -------------------------------------------------------------------
@@ -291,6 +300,7 @@ class Engine {
   void end_execution(Outcome outcome, std::string_view property, std::string message,
                      const source_location* loc);
   void abort_point();
+  void budget_point();
   [[noreturn]] void abandon(Thread& t);
   void teardown();
   ThreadId new_thread(std::function<void()> fn, bool worker);
