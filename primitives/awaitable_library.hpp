@@ -1,0 +1,323 @@
+// The awaitable-synchronization-object library of document 003 (part 2 of the March 2021
+// series), with part 3's pooled resumption and part 5's calc_claim, as a template over P.
+//
+// Follows document 003 line for line: the intrusive node list (lines 9-83), extra_await_data
+// (89-93), awaitable_state with fast_claim/peek_head/resume_one/resume_all/await_suspend/
+// await_resume/destruct_node/action_impl/resume_list/resume_node (101-222) and
+// awaitable_sync_object with its awaiter (230-280). Deviations, each forced:
+//   - std::mutex becomes P::mutex, std::lock_guard a guard that passes the source location;
+//     std::experimental::coroutine_handle becomes std::coroutine_handle (C++20).
+//   - handle.resume() (line 220) becomes P::resume(handle) (part 2 mode) or P::post(handle)
+//     (part 3 mode, chosen by library_options::resume), so the runtime sees every resumption.
+//   - The document's compile errors are fixed minimally (listed in primitives/README.md):
+//     extra_node's missing return (111-112), peek_head passing a pointer (130) and calling a
+//     non-const member from a const one, the two aliases that change the meaning of a name
+//     already used in the class (107/117/118), destruct_node reading `handle` through a
+//     node_base& (179-181).
+//   - awaitable_sync_object's copy is deleted: the kind interfaces make primitives
+//     non-copyable. The state is still held by shared_ptr, as published.
+//   - Template-port mechanics only: members end in `_`, dependent-base names need `this->`.
+// Cancellation (destruct_node, lines 179-186) is kept as published by default. As published
+// it does not unlink the node (it rewrites the node's own links instead of its neighbours'),
+// so a cancelled waiter stays queued and is later resumed after its frame is gone.
+// cancel_unlink::corrected unlinks it properly; that is a corrected variant, never the
+// default (see primitives/README.md, "Suspected bugs").
+#pragma once
+
+#include <coroutine>
+#include <memory>
+#include <utility>
+
+#include "platform/platform.hpp"
+#include "primitives/detail/lock_guard.hpp"
+
+namespace syncstress::async_helpers {
+
+/// How a released waiter is resumed.
+enum class resumption {
+  synchronous,  ///< part 2: resume_list resumes each waiter on the releasing thread
+  pooled,       ///< part 3: resume_list posts each waiter to the platform's pool
+};
+
+/// How destruct_node unlinks a cancelled waiter.
+enum class cancel_unlink {
+  as_published,  ///< document 003 lines 183-184 verbatim (does not unlink; see file comment)
+  corrected,     ///< node.prev->next = node.next; node.next->prev = node.prev
+};
+
+/// The library's two knobs, a structural type so it can be a template argument.
+struct library_options {
+  resumption resume;
+  cancel_unlink unlink;
+};
+
+/// Part 2 as published: synchronous resumption, destruct_node verbatim.
+inline constexpr library_options kPart2{resumption::synchronous, cancel_unlink::as_published};
+/// Part 3 as published: pooled resumption, destruct_node verbatim.
+inline constexpr library_options kPart3{resumption::pooled, cancel_unlink::as_published};
+/// Part 2 with destruct_node's unlink corrected (a corrected variant).
+inline constexpr library_options kPart2CancelFixed{resumption::synchronous,
+                                                   cancel_unlink::corrected};
+/// Part 3 with destruct_node's unlink corrected (a corrected variant).
+inline constexpr library_options kPart3CancelFixed{resumption::pooled, cancel_unlink::corrected};
+
+namespace impl {
+
+/// A doubly linked list node (document 003 lines 11-15). Plain data: only touched under the
+/// owning awaitable_state's mutex, or by the releasing thread after the node left the queue.
+struct node_base {
+  node_base* next;
+  node_base* prev;
+};
+
+/// A node carrying the waiting coroutine; `handle` is non-null exactly while the coroutine is
+/// suspended in the queue or being resumed (set in await_suspend, cleared in await_resume).
+struct node_handle : node_base {
+  std::coroutine_handle<> handle{};
+};
+
+/// A node with the per-await extra data (document 003 lines 22-30).
+template <typename Extra>
+struct node : node_handle {
+  template <typename... Args>
+  node(Args&&... args) : extra(std::forward<Args>(args)...) {}
+
+  Extra extra;
+};
+
+}  // namespace impl
+
+/// The intrusive list with a sentinel (document 003 lines 39-82): empty when the sentinel
+/// points at itself.
+struct node_list : impl::node_base {
+  node_list() : node_base{this, this} {}
+  node_list(node_list const&) = delete;
+  void operator=(node_list const&) = delete;
+
+  /// True when no node is linked.
+  bool empty() const noexcept { return next == this; }
+
+  /// Links `node` at the tail.
+  void append_node(impl::node_base& node) noexcept {
+    node.next = this;
+    node.prev = prev;
+    prev->next = std::addressof(node);
+    prev = std::addressof(node);
+  }
+
+  /// Moves every node of `other` to the front of this list (as published: a prepend, which is
+  /// the same as an append when this list is empty, the only way the library uses it).
+  bool append_list(node_list& other) noexcept {
+    if (other.empty()) return false;
+    other.prev->next = next;
+    next->prev = other.prev;
+    next = other.next;
+    next->prev = this;
+    other.next = other.prev = std::addressof(other);
+    return true;
+  }
+
+  /// The head node, or nullptr when empty.
+  impl::node_base* peek_head() const noexcept { return empty() ? nullptr : next; }
+
+  /// Unlinks and returns the head node, or nullptr when empty.
+  impl::node_base* try_remove_head() noexcept {
+    if (empty()) return nullptr;
+    auto node = next;
+    next = node->next;
+    next->prev = this;
+    return node;
+  }
+};
+
+/// Specialize if you need extra data for co_await (document 003 line 92).
+template <typename State>
+struct extra_await_data {};
+
+/// Part 5's claim helper: applies `transition(current, future)` with compare-exchange.
+/// The fast form makes a single attempt from the guessed `current`; the slow form loops,
+/// refreshing `current`, until the transition refuses or the exchange succeeds.
+template <bool kFast, class Atomic, class Transition>
+bool calc_claim(Atomic& value, Transition transition, decltype(value.load()) current,
+                source_location loc = source_location::current()) {
+  decltype(current) future{};
+  if constexpr (kFast) {
+    if (!transition(current, future)) return false;
+    // acquire on success: pairs with the release of whoever last released the object.
+    return value.compare_exchange_strong(current, future, std::memory_order_acquire,
+                                         std::memory_order_relaxed, loc);
+  } else {
+    while (transition(current, future)) {
+      // acquire on success as above; relaxed on failure: `current` is only a new guess.
+      if (value.compare_exchange_weak(current, future, std::memory_order_acquire,
+                                      std::memory_order_relaxed, loc)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
+
+/// calc_claim from the current value (part 5's two-argument form).
+template <bool kFast, class Atomic, class Transition>
+bool calc_claim(Atomic& value, Transition transition,
+                source_location loc = source_location::current()) {
+  // relaxed: only a guess; the exchange in calc_claim validates it with acquire.
+  return calc_claim<kFast>(value, transition, value.load(std::memory_order_relaxed, loc), loc);
+}
+
+/// The CRTP base of every state (document 003 lines 103-222). State supplies
+/// `bool claim(extra_await_data const&)` (called under the lock), optionally `fast_claim`
+/// (called without it), and action handlers `void h(node_list&, ...)` run by action_impl.
+template <class P, typename State, library_options kOptions>
+class awaitable_state {
+  typename P::mutex mutex_;            // guards sentinel_ and every queued node's links
+  async_helpers::node_list sentinel_;  // the waiting coroutines, FIFO
+
+  State& parent() { return static_cast<State&>(*this); }
+
+  static auto& extra_node(impl::node_base& node) {
+    return static_cast<impl::node<async_helpers::extra_await_data<State>>&>(node);
+  }
+
+ public:
+  using extra_await_data = async_helpers::extra_await_data<State>;
+  using node_list = async_helpers::node_list;
+
+  awaitable_state() = default;
+  awaitable_state(const awaitable_state&) = delete;
+  awaitable_state& operator=(const awaitable_state&) = delete;
+
+  /// Default fast path: "must do it the slow way".
+  bool fast_claim(extra_await_data const&) const noexcept { return false; }
+
+  /// The head waiter's extra data, or nullptr. Only from within an action (lock held).
+  extra_await_data* peek_head() const noexcept {
+    auto node = sentinel_.peek_head();
+    return node ? &extra_node(*node).extra : nullptr;
+  }
+
+  /// Moves the head waiter to `list` for resumption. Only from within an action.
+  bool resume_one(node_list& list) noexcept {
+    auto node = sentinel_.try_remove_head();
+    if (!node) return false;
+    list.append_node(*node);
+    return true;
+  }
+
+  /// Moves every waiter to `list` for resumption. Only from within an action.
+  bool resume_all(node_list& list) noexcept { return list.append_list(sentinel_); }
+
+  /// Claims under the lock, or queues the coroutine. Returns true to stay suspended.
+  bool await_suspend(std::coroutine_handle<> handle, impl::node<extra_await_data>& node) {
+    primitives_detail::lock_guard guard(mutex_);
+    if (parent().claim(node.extra)) return false;
+    node.handle = handle;
+    sentinel_.append_node(node);
+    return true;
+  }
+
+  /// Marks the coroutine as no longer suspended (so destruct_node does nothing).
+  void await_resume(impl::node<extra_await_data>& node) noexcept { node.handle = nullptr; }
+
+  /// Cancellation: a waiter destroyed while still queued unlinks itself. Destroying one whose
+  /// resumption is already in flight is the caller's race (document 003 line 188).
+  void destruct_node(impl::node_handle& node) noexcept {
+    if (node.handle) {
+      primitives_detail::lock_guard guard(mutex_);
+      if constexpr (kOptions.unlink == cancel_unlink::as_published) {
+        // Document 003 lines 183-184 verbatim: node.prev->next is &node itself, so this sets
+        // node.next = &node and leaves node.prev as it was; the neighbours keep pointing at
+        // the node, which stays queued after its frame is destroyed.
+        node.next = node.prev->next;
+        node.prev = node.next->prev;
+      } else {
+        node.prev->next = node.next;
+        node.next->prev = node.prev;
+      }
+    }
+  }
+
+  /// Runs `handler` under the lock, then resumes whatever it moved to its list.
+  template <typename... Params, typename... Args>
+  void action_impl(void (State::*handler)(node_list&, Params...), Args&&... args) {
+    node_list list;
+    {
+      primitives_detail::lock_guard guard(mutex_);
+      (parent().*handler)(list, std::forward<Args>(args)...);
+    }
+    resume_list(list);
+  }
+
+ private:
+  void resume_list(node_list& list) {
+    auto node = list.next;
+    while (node != std::addressof(list)) {
+      // The resumed coroutine owns (and may at once destroy) the node: read next first.
+      resume_node(std::exchange(node, node->next));
+    }
+  }
+
+  void resume_node(impl::node_base* node) noexcept {
+    auto handle = extra_node(*node).handle;
+    if constexpr (kOptions.resume == resumption::synchronous) {
+      P::resume(handle);  // part 2: on the releasing thread
+    } else {
+      P::post(handle);  // part 3: on the platform's pool
+    }
+  }
+};
+
+/// The synchronization object: a handle on a shared State (document 003 lines 230-279).
+template <typename State>
+class awaitable_sync_object {
+  std::shared_ptr<State> shared_;
+
+ public:
+  template <typename... Args>
+  awaitable_sync_object(Args&&... args)
+      : shared_(std::make_shared<State>(std::forward<Args>(args)...)) {}
+  awaitable_sync_object(const awaitable_sync_object&) = delete;
+  awaitable_sync_object& operator=(const awaitable_sync_object&) = delete;
+
+  /// An awaiter carrying `arg` as its extra data.
+  template <typename Arg = typename State::extra_await_data>
+  auto make_awaiter(Arg arg = {}) {
+    return awaiter{*shared_, std::forward<Arg>(arg)};
+  }
+
+  /// co_await the object itself: an awaiter with default extra data.
+  auto operator co_await() { return awaiter{*shared_}; }
+
+ protected:
+  using state = State;
+
+  State& get_state() const noexcept { return *shared_; }
+
+  template <typename... Args>
+  void action_impl(Args&&... args) const {
+    shared_->action_impl(std::forward<Args>(args)...);
+  }
+
+  /// The awaiter: tries fast_claim, else queues through the state; its destructor is the
+  /// cancellation hook.
+  struct awaiter {
+    template <typename... Args>
+    awaiter(State& state, Args&&... args) : s_(state), node_(std::forward<Args>(args)...) {}
+    awaiter(const awaiter&) = delete;
+    awaiter& operator=(const awaiter&) = delete;
+
+    State& s_;
+    impl::node<extra_await_data<State>> node_;
+
+    bool await_ready() { return s_.fast_claim(node_.extra); }
+
+    bool await_suspend(std::coroutine_handle<> handle) { return s_.await_suspend(handle, node_); }
+
+    void await_resume() { s_.await_resume(node_); }
+
+    ~awaiter() { s_.destruct_node(node_); }
+  };
+};
+
+}  // namespace syncstress::async_helpers

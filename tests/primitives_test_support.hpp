@@ -1,0 +1,144 @@
+// Shared helpers for tests/primitives_*_test.cpp: run a test body on a platform (real: once,
+// under a watchdog; sim: under many seeds of the random strategy), start coroutines that
+// signal when they are gone, and name the (platform, primitive) pairs of the typed tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <coroutine>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "platform/real.hpp"
+
+namespace syncstress::testing {
+
+/// One typed-test parameter: primitive template M instantiated on platform P.
+template <class P, template <class> class M>
+struct Case {
+  using Platform = P;
+  using Type = M<P>;
+};
+
+/// Aborts the process (failing the test) if it is still alive after `limit`: a primitive that
+/// hangs on real fails instead of stalling the suite.
+class Watchdog {
+ public:
+  Watchdog(std::string what, std::chrono::seconds limit) : what_(std::move(what)) {
+    thread_ = std::thread([this, limit] {
+      std::unique_lock lock(mutex_);
+      if (!cv_.wait_for(lock, limit, [this] { return done_; })) {
+        std::fprintf(stderr, "watchdog: '%s' did not finish within %lld s (hang)\n", what_.c_str(),
+                     static_cast<long long>(limit.count()));
+        std::fflush(stderr);
+        std::abort();
+      }
+    });
+  }
+  ~Watchdog() {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+ private:
+  std::string what_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::thread thread_;
+};
+
+/// How a test body runs on a platform. Specialized per platform.
+template <class P>
+struct Env;
+
+template <>
+struct Env<Real> {
+  /// Runs `body` once on real threads, failing on a hang (watchdog) or a failed Real::check.
+  static void run(const std::string& what, const std::function<void()>& body,
+                  int /*executions*/ = 1) {
+    (void)Real::take_failures();
+    {
+      Watchdog watchdog(what, std::chrono::seconds(10));
+      body();
+    }
+    auto failures = Real::take_failures();
+    EXPECT_EQ(failures.count, 0u) << what << ": "
+                                  << (failures.first ? failures.first->what : std::string());
+  }
+  /// Real multi-threaded bodies run with more threads and iterations than on sim.
+  static constexpr int kThreads = 4;
+  static constexpr int kIterations = 2000;
+  static constexpr int kExecutions = 1;
+};
+
+/// A fire-and-forget coroutine whose frame comes from (and is reported to) P like a task's.
+/// start(done) runs it until its first suspension; when it finishes it destroys its own
+/// frame and then sets `done`, so whoever waits on `done` never races with a live frame.
+template <class P>
+class detached {
+ public:
+  struct promise_type {
+    typename P::manual_reset_event* done = nullptr;
+
+    static void* operator new(std::size_t n) { return P::frame_allocate(n); }
+    static void operator delete(void* p, std::size_t n) { P::frame_deallocate(p, n); }
+    promise_type() { P::frame_created(std::coroutine_handle<promise_type>::from_promise(*this)); }
+    ~promise_type() {
+      P::frame_destroyed(std::coroutine_handle<promise_type>::from_promise(*this));
+    }
+
+    detached get_return_object() {
+      return detached(std::coroutine_handle<promise_type>::from_promise(*this));
+    }
+    std::suspend_always initial_suspend() noexcept { return {}; }
+    struct final_awaiter {
+      bool await_ready() noexcept { return false; }
+      void await_suspend(std::coroutine_handle<promise_type> h) noexcept {
+        auto* done = h.promise().done;
+        h.destroy();
+        if (done) done->set();
+      }
+      void await_resume() noexcept {}
+    };
+    final_awaiter final_suspend() noexcept { return {}; }
+    void return_void() noexcept {}
+    void unhandled_exception() noexcept { std::terminate(); }
+  };
+
+  detached(detached&& other) noexcept : h_(std::exchange(other.h_, {})) {}
+  detached(const detached&) = delete;
+  ~detached() {
+    if (h_) h_.destroy();  // never started
+  }
+
+  /// Runs the coroutine until it first suspends; `done` is set once it has finished.
+  void start(typename P::manual_reset_event& done) {
+    h_.promise().done = &done;
+    P::resume(std::exchange(h_, {}));
+  }
+
+ private:
+  explicit detached(std::coroutine_handle<promise_type> h) : h_(h) {}
+  std::coroutine_handle<promise_type> h_;
+};
+
+/// The typed-test parameters: every primitive template Ms on every platform.
+template <template <class> class... Ms>
+using OnAllPlatforms = ::testing::Types<Case<Real, Ms>...>;
+
+}  // namespace syncstress::testing
