@@ -18,6 +18,9 @@
 #include <thread>
 
 #include "platform/real.hpp"
+#include "platform/sim.hpp"
+#include "schedules/random_strategy.hpp"
+#include "sim/runtime.hpp"
 
 namespace syncstress::testing {
 
@@ -86,6 +89,33 @@ struct Env<Real> {
   static constexpr int kExecutions = 1;
 };
 
+template <>
+struct Env<Sim> {
+  /// Runs `body` as the main thread of `executions` sim executions, each under its own seed
+  /// of the random strategy; every one must complete (no violation, deadlock, frame misuse).
+  /// With `spurious_wakeups`, wait_on_address and park may return spuriously (a choice).
+  static void run(const std::string& what, const std::function<void()>& body, int executions = 1,
+                  bool spurious_wakeups = false) {
+    sim::Options options;
+    options.record_trace = false;
+    options.spurious_wakeups = spurious_wakeups;
+    sim::Runtime runtime(options);
+    RandomStrategy strategy(kSeed);
+    for (int i = 0; i < executions; ++i) {
+      strategy.new_execution();
+      const sim::ExecutionResult r = runtime.run(strategy, body);
+      ASSERT_EQ(r.outcome, sim::Outcome::completed)
+          << what << ": execution " << i << " (run seed " << kSeed << ") ended "
+          << sim::to_string(r.outcome) << " [" << r.property << "] " << r.message;
+    }
+  }
+  /// Small sizes, many schedules.
+  static constexpr int kThreads = 3;
+  static constexpr int kIterations = 3;
+  static constexpr int kExecutions = 200;
+  static constexpr std::uint64_t kSeed = 20210318;
+};
+
 /// A fire-and-forget coroutine whose frame comes from (and is reported to) P like a task's.
 /// start(done) runs it until its first suspension; when it finishes it destroys its own
 /// frame and then sets `done`, so whoever waits on `done` never races with a live frame.
@@ -139,6 +169,6 @@ class detached {
 
 /// The typed-test parameters: every primitive template Ms on every platform.
 template <template <class> class... Ms>
-using OnAllPlatforms = ::testing::Types<Case<Real, Ms>...>;
+using OnAllPlatforms = ::testing::Types<Case<Real, Ms>..., Case<Sim, Ms>...>;
 
 }  // namespace syncstress::testing
