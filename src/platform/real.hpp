@@ -236,7 +236,7 @@ struct Real {
   /// signal, or a stray wake on a reused address): callers must re-check in a loop, exactly
   /// as with WaitOnAddress.
   template <class T>
-  static void wait_on_address(atomic<T>& a, T expected,
+  static void wait_on_address(atomic<T>& a, std::type_identity_t<T> expected,
                               source_location = source_location::current()) noexcept {
     static_assert(sizeof(T) == 4 && sizeof(std::atomic<T>) == 4,
                   "wait_on_address needs a 4-byte word (a futex)");
