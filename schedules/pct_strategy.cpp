@@ -12,7 +12,10 @@ PctStrategy::PctStrategy(std::uint64_t seed, std::uint32_t depth, std::uint64_t 
 
 bool PctStrategy::new_execution() {
   longest_ = std::max(longest_, steps_);
-  k_ = std::max(k_param_, longest_);
+  // The parameter is only the first guess: once an execution has been seen, its measured
+  // length is the better estimate, higher or lower (a k far above the real length would put
+  // most change points after the end).
+  k_ = executions_ == 0 ? k_param_ : std::max<std::uint64_t>(longest_, 1);
   execution_seed_ = derive_execution_seed(run_seed_, executions_++);
   rng_.reseed(execution_seed_);
 

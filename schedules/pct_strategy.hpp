@@ -11,8 +11,8 @@
 // Deviations, and why:
 // - A step is one next_thread call (the runtime asks only when two or more threads can run),
 //   so k counts scheduling decisions, not instructions.
-// - k adapts: an execution uses max(k parameter, longest execution seen so far in this run),
-//   so a low estimate does not crowd every change point into the first steps.
+// - k adapts: the parameter is the first execution's estimate; every later execution uses
+//   the longest execution seen so far in this run, so a wrong guess costs one execution.
 // - A thread whose last step was a yield drops below every other thread (a fresh lowest
 //   priority, not counted as a change point). Pure priority scheduling would otherwise run a
 //   spin loop forever while the thread it waits for never gets a step.
@@ -29,8 +29,8 @@ namespace syncstress {
 /// The PCT scheduler; see the file comment.
 class PctStrategy final : public Strategy {
  public:
-  /// `depth` (d >= 1) is the bug depth aimed at; `steps` (k >= 1) the initial estimate of an
-  /// execution's length in scheduling decisions. Execution 0 uses `seed` itself.
+  /// `depth` (d >= 1) is the bug depth aimed at; `steps` (k >= 1) the first execution's
+  /// estimate of its length in scheduling decisions. Execution 0 uses `seed` itself.
   PctStrategy(std::uint64_t seed, std::uint32_t depth, std::uint64_t steps);
 
   /// Reseeds, adapts k, draws the change points; never runs out.

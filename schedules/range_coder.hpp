@@ -3,6 +3,7 @@
 // costs a few hundredths of a bit per choice, a uniform choice among b about log2(b) bits.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -10,14 +11,27 @@
 
 namespace syncstress::codec_detail {
 
-/// Probability that the next bit is 0, in 1/2048ths; adapts by 1/32 of the error per bit.
-struct BitModel {
-  std::uint16_t p0 = 1024;
-};
-
-inline constexpr int kProbBits = 11;
-inline constexpr int kAdaptShift = 5;
+inline constexpr int kProbBits = 15;
+inline constexpr std::uint32_t kOne = 1u << kProbBits;
 inline constexpr std::uint32_t kTop = 1u << 24;
+
+/// Probability that the next bit is 0, in 1/32768ths. It learns fast at first (the rate is
+/// 1/(n+2) after n bits, as a counting estimate would) and then follows drift at 1/32 a bit.
+/// 15 bits rather than LZMA's 11 let a near-certain bit cost about 0.001 bits, not 0.02.
+struct BitModel {
+  std::uint16_t p0 = kOne / 2;
+  std::uint8_t seen = 0;
+
+  /// Moves the estimate toward the bit just coded; encoder and decoder both call it.
+  void adapt(unsigned bit) {
+    const std::uint32_t rate = seen < 30 ? seen + 2u : 32u;
+    if (seen < 30) ++seen;
+    std::uint32_t p = p0;
+    p = bit == 0 ? p + (kOne - p) / rate : p - p / rate;
+    // Never certain: a bit of probability 0 could not be coded at all.
+    p0 = static_cast<std::uint16_t>(std::clamp<std::uint32_t>(p, 32, kOne - 32));
+  }
+};
 
 /// Writes bits into a byte vector.
 class RangeEncoder {
@@ -27,12 +41,11 @@ class RangeEncoder {
     const std::uint32_t split = (range_ >> kProbBits) * m.p0;
     if (bit == 0) {
       range_ = split;
-      m.p0 = static_cast<std::uint16_t>(m.p0 + (((1u << kProbBits) - m.p0) >> kAdaptShift));
     } else {
       low_ += split;
       range_ -= split;
-      m.p0 = static_cast<std::uint16_t>(m.p0 - (m.p0 >> kAdaptShift));
     }
+    m.adapt(bit);
     normalize();
   }
 
@@ -97,14 +110,13 @@ class RangeDecoder {
     unsigned result;
     if (code_ < split) {
       range_ = split;
-      m.p0 = static_cast<std::uint16_t>(m.p0 + (((1u << kProbBits) - m.p0) >> kAdaptShift));
       result = 0;
     } else {
       code_ -= split;
       range_ -= split;
-      m.p0 = static_cast<std::uint16_t>(m.p0 - (m.p0 >> kAdaptShift));
       result = 1;
     }
+    m.adapt(result);
     normalize();
     return result;
   }

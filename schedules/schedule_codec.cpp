@@ -77,36 +77,33 @@ class Model {
     return (std::uint64_t{1} << (w - 1)) | coder.direct(n & low_mask, w - 1);
   }
 
+  // The kind, then the bound as a symbol 1..16 (or an escape for larger ones) whose odds are
+  // learnt per previous bound of the same kind: a runnable count moves in patterns (4, 3, 2,
+  // 4, ... in a mutex hand-off) that a first-order model captures.
   template <class Coder>
   void code_shape(Coder& coder, Choice& c) {
-    const unsigned same =
-        coder.bit(same_[prev_same_], c.kind == prev_kind_ && c.bound == prev_bound_);
-    if (same) {
-      c.kind = prev_kind_;
-      c.bound = prev_bound_;
-    } else {
-      const unsigned number =
-          coder.bit(kind_[static_cast<int>(prev_kind_)], c.kind == ChoiceKind::kNumber ? 1u : 0u);
-      c.kind = number ? ChoiceKind::kNumber : ChoiceKind::kThread;
-      const int k = static_cast<int>(c.kind);
-      const bool switched = c.kind != prev_kind_;
-      // The likeliest new bound: this kind's last one after a kind switch, else the bound
-      // this kind had before its current one (a runnable count going 3, 2, 3, 2 ...).
-      const std::uint64_t candidate = switched ? last_bound_[k] : older_bound_[k];
-      bool hit = false;
-      if (candidate != 0 && (switched || candidate != prev_bound_)) {
-        hit = coder.bit(candidate_[k][switched ? 1 : 0], c.bound == candidate ? 1u : 0u);
-      }
-      c.bound = hit ? candidate : code_gamma(coder, gamma_[k], c.bound);
-    }
+    const unsigned number =
+        coder.bit(kind_[static_cast<int>(prev_kind_)], c.kind == ChoiceKind::kNumber ? 1u : 0u);
+    c.kind = number ? ChoiceKind::kNumber : ChoiceKind::kThread;
     const int k = static_cast<int>(c.kind);
-    if (c.bound != last_bound_[k]) {
-      older_bound_[k] = last_bound_[k];
-      last_bound_[k] = c.bound;
-    }
-    prev_same_ = same ? 1 : 0;
+    BitModel* tree = bound_tree_[k][bucket(last_bound_[k])].data();
+    const unsigned symbol = code_tree(coder, tree, 5, static_cast<std::uint64_t>(bucket(c.bound)));
+    if (symbol >= kBuckets) malformed("a choice's bound is out of range");
+    c.bound = symbol + 1 < kBuckets
+                  ? symbol + 1
+                  : kBuckets + code_gamma(coder, gamma_[k], c.bound - kBuckets + 1) - 1;
+    last_bound_[k] = c.bound;
     prev_kind_ = c.kind;
-    prev_bound_ = c.bound;
+  }
+
+  // `width` bits of `symbol`, most significant first, through an adaptive binary tree.
+  template <class Coder>
+  unsigned code_tree(Coder& coder, BitModel* tree, int width, std::uint64_t symbol) {
+    std::size_t node = 1;
+    for (int i = width - 1; i >= 0; --i) {
+      node = node * 2 + coder.bit(tree[node], static_cast<unsigned>((symbol >> i) & 1));
+    }
+    return static_cast<unsigned>(node - (std::size_t{1} << width));
   }
 
   template <class Coder>
@@ -153,16 +150,12 @@ class Model {
   }
 
   ChoiceKind prev_kind_ = ChoiceKind::kThread;
-  std::uint64_t prev_bound_ = 2;
-  int prev_same_ = 1;
   std::array<std::uint64_t, 2> last_bound_{2, 2};
-  std::array<std::uint64_t, 2> older_bound_{0, 0};
   std::array<std::uint64_t, 2> prev_value_{0, 0};
   std::array<unsigned, 2> prev_repeat_{0, 0};
 
-  std::array<BitModel, 2> same_{};
   std::array<BitModel, 2> kind_{};
-  std::array<std::array<BitModel, 2>, 2> candidate_{};
+  std::array<std::array<std::array<BitModel, 32>, kBuckets>, 2> bound_tree_{};
   std::array<std::array<BitModel, 64>, 2> gamma_{};
   std::array<std::array<std::array<BitModel, 2>, kBuckets>, 2> repeat_{};
   std::vector<BitModel> tree_;  // [kind][bucket][node 1 .. 2*kTreeLimit-1]

@@ -13,7 +13,7 @@ namespace {
 
 constexpr std::array<StrategyParamInfo, 2> kPctParams{{
     {"d", "3", "bug depth aimed at: d-1 priority change points per execution (>= 1)"},
-    {"k", "1000", "first estimate of an execution's scheduling steps; grows to the longest seen"},
+    {"k", "1000", "scheduling steps of the first execution; later ones use the longest seen"},
 }};
 constexpr std::array<StrategyParamInfo, 1> kExhaustiveParams{{
     {"preemptions", "none", "explore only schedules with at most this many preemptions"},

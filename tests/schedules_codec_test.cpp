@@ -192,7 +192,7 @@ TEST(ScheduleCodec, RejectsBadFieldsBehindAValidCheck) {
   expect_rejected(with_check("ss1.random.1.0.AAAA"), "count of 0");
   expect_rejected(with_check("ss1.random.1.50." + choices + "AAAA"), "longer than");
   expect_rejected(with_check("ss1.random.1.5000." + choices), "ends before");
-  expect_rejected(with_check("ss1.random.1.50." + choices.substr(0, choices.size() - 3)),
+  expect_rejected(with_check("ss1.random.1.50." + choices.substr(0, choices.size() - 4)),
                   "ends before");
   expect_rejected(with_check("ss1.random.1.50.A~"), "base64url");
   expect_rejected(with_check("ss1.random.1.50.A"), "impossible length");

@@ -142,7 +142,7 @@ TEST(PctStrategy, AYieldingThreadGivesWayToTheOthers) {
   }
 }
 
-TEST(PctStrategy, KGrowsToTheLongestExecutionSeen) {
+TEST(PctStrategy, KBecomesTheLongestExecutionSeenAfterTheFirst) {
   PctStrategy s(3, 3, 10);
   RecordingStrategy recording(s);
   first_execution(recording, 3, 40);
@@ -155,6 +155,14 @@ TEST(PctStrategy, KGrowsToTheLongestExecutionSeen) {
   EXPECT_EQ(s.describe(), "pct:d=3,k=" + std::to_string(decisions));
   first_execution(s, 2, 3);  // a shorter execution does not shrink k
   EXPECT_EQ(s.current_k(), static_cast<std::uint64_t>(decisions));
+
+  PctStrategy high(3, 3, 100000);  // a guess far too high is replaced after one execution
+  RecordingStrategy high_recording(high);
+  first_execution(high_recording, 3, 5);
+  ASSERT_TRUE(high.new_execution());
+  EXPECT_EQ(high.current_k(), static_cast<std::uint64_t>(std::count_if(
+                                  high_recording.choices().begin(), high_recording.choices().end(),
+                                  [](const Choice& c) { return c.kind == ChoiceKind::kThread; })));
 }
 
 TEST(PctStrategy, EveryExecutionRegeneratesFromItsDescriptionAndSeed) {
