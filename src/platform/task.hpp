@@ -53,7 +53,16 @@ struct promise_base {
     void await_resume() noexcept {}
   };
   final_awaiter final_suspend() noexcept { return {}; }
-  void unhandled_exception() noexcept { error = std::current_exception(); }
+  // A std::exception is kept for the awaiting coroutine (or error()). Anything else, such as
+  // the sim runtime's teardown unwinding a fiber, leaves the coroutine (suspended at its final
+  // point) and goes on unwinding the resumer's stack, as it must.
+  void unhandled_exception() {
+    try {
+      throw;
+    } catch (const std::exception&) {
+      error = std::current_exception();
+    }
+  }
 };
 
 template <class P, class T>
@@ -123,26 +132,35 @@ class [[nodiscard]] task {
     if constexpr (!std::is_void_v<T>) return std::move(*h_.promise().value);
   }
 
-  auto operator co_await() && noexcept {
-    struct awaiter {
-      handle_type child;
-      bool await_ready() noexcept { return false; }
-      bool await_suspend(std::coroutine_handle<> parent) {
-        child.promise().continuation = parent;
-        P::resume(child);
-        // Whoever arrives second resumes the parent; if the child already finished, the
-        // parent simply does not suspend.
-        return child.promise().arrivals.exchange(1, std::memory_order_acq_rel) == 0;
-      }
-      decltype(auto) await_resume() {
+  auto operator co_await() && noexcept { return awaiter<true>{h_}; }
+
+  /// Awaits the end of the task like co_await, but leaves an exception it ended with in the
+  /// task (see error()) instead of rethrowing it in the awaiting coroutine.
+  auto finished() & noexcept { return awaiter<false>{h_}; }
+
+  /// The exception the coroutine ended with, if any.
+  std::exception_ptr error() const noexcept { return h_ ? h_.promise().error : nullptr; }
+
+ private:
+  template <bool kRethrow>
+  struct awaiter {
+    handle_type child;
+    bool await_ready() noexcept { return false; }
+    bool await_suspend(std::coroutine_handle<> parent) {
+      child.promise().continuation = parent;
+      P::resume(child);
+      // Whoever arrives second resumes the parent; if the child already finished, the
+      // parent simply does not suspend.
+      return child.promise().arrivals.exchange(1, std::memory_order_acq_rel) == 0;
+    }
+    decltype(auto) await_resume() {
+      if constexpr (kRethrow) {
         if (child.promise().error) std::rethrow_exception(child.promise().error);
         if constexpr (!std::is_void_v<T>) return std::move(*child.promise().value);
       }
-    };
-    return awaiter{h_};
-  }
+    }
+  };
 
- private:
   handle_type h_{};
 };
 

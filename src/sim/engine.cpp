@@ -221,8 +221,14 @@ void Engine::violation(Outcome outcome, std::string_view property, std::string m
 void Engine::teardown() {
   tearing_down_ = true;
   g_previous_terminate = std::set_terminate(&Engine::on_terminate);
-  // thread_count_ may grow while unwinding (spawns in destructors never run).
-  for (std::uint32_t i = 0; i < thread_count_; ++i) {
+  // Children before parents: a thread's objects (the scenario's context, the primitive, the
+  // coroutine frames it owns) usually live on the stack of the thread that spawned it, and a
+  // fiber resumed here runs normal code up to its next unwind point. Unwinding main first
+  // would let the others run on freed objects. Threads spawned while unwinding never run;
+  // the second pass marks them finished.
+  const std::uint32_t spawned = thread_count_;
+  for (std::uint32_t n = 0; n < thread_count_; ++n) {
+    const std::uint32_t i = n < spawned ? spawned - 1 - n : n;
     Thread& t = *threads_[i];
     if (t.state == State::finished) continue;
     if (!t.started) {

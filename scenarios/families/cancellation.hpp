@@ -1,0 +1,175 @@
+// The cancellation-during-resume family: coroutines waiting on an async primitive are
+// destroyed at every point the schedule allows: while queued, after a release has moved them
+// to the resumption list but before they run, while their resumption is posted to the pool.
+//
+// Checks: no destroyed frame is ever resumed and none is destroyed while queued on the pool
+// (the runtime's frame tracker), the other waiters still get through (else a deadlock), and
+// no ownership or token is lost: once everyone is done, a fresh acquisition must succeed at
+// once. The canceller only destroys a waiter that has not yet run past its await, which it
+// knows from a flag the waiter sets in the same step it is resumed: destroying a frame that is
+// running would be the harness's bug, not the primitive's.
+#pragma once
+
+#include <string>
+
+#include "scenarios/harness.hpp"
+#include "scenarios/params.hpp"
+
+namespace syncstress::scenarios::cancellation {
+
+inline std::vector<ParamSpec> specs() {
+  using T = ParamSpec::Type;
+  return {
+      {"waiters", T::integer, 1, 16, 3, "coroutines waiting on the held primitive"},
+      {"cancellations", T::integer, 0, 16, 1, "how many of the waiters get destroyed"},
+      {"writers", T::integer, 0, 16, 1, "shared_mutex: how many waiters lock exclusively"},
+      {"capacity", T::integer, 1, 16, 1, "semaphore: initial tokens (all held at the start)"},
+      {"hold_steps", T::integer, 0, 16, 1, "scheduling points inside each critical section"},
+  };
+}
+
+struct Context {
+  Context(Observations& o, std::uint32_t claims, const Params& p)
+      : obs(o), judge(claims, o), params(p) {}
+  Observations& obs;
+  Judge judge;
+  const Params& params;
+  Occupancy occupancy;
+  Sim::atomic<std::int64_t> work{0};
+  std::vector<std::unique_ptr<Sim::cell<bool>>> resumed;
+
+  void mark_resumed(std::size_t i) {
+    resumed[i]->with_mut([](bool& v) { v = true; });
+  }
+  bool was_resumed(std::size_t i) const {
+    return resumed[i]->with([](const bool& v) { return v; });
+  }
+};
+
+// Waiters co_await the primitive's own awaitable directly (no wrapper coroutine), so the flag
+// is set in the very step the frame is resumed.
+template <Kind K, class Prim>
+Task exclusive_waiter(Context& c, Prim& p, std::size_t me, std::int64_t capacity) {
+  if constexpr (K == Kind::semaphore) {
+    co_await p.acquire();
+  } else {
+    co_await p.lock();
+  }
+  c.mark_resumed(me);
+  const auto holders = c.occupancy.add_exclusive(1);
+  c.judge.require(kMutualExclusion, holders <= capacity && c.occupancy.shared_now() == 0,
+                  std::to_string(holders) + " holders where at most " +
+                      std::to_string(capacity) + " are allowed");
+  hold(c.work, c.params.integer("hold_steps"));
+  c.occupancy.add_exclusive(-1);
+  if constexpr (K == Kind::semaphore) {
+    p.release();
+  } else {
+    p.unlock();
+  }
+}
+
+template <class Prim>
+Task shared_waiter(Context& c, Prim& p, std::size_t me) {
+  co_await p.lock_shared();
+  c.mark_resumed(me);
+  c.occupancy.add_shared(1);
+  c.judge.require(kMutualExclusion, c.occupancy.exclusive_now() == 0,
+                  "a shared holder entered while an exclusive holder is inside");
+  hold(c.work, c.params.integer("hold_steps"));
+  c.occupancy.add_shared(-1);
+  p.unlock_shared();
+}
+
+/// Takes the primitive completely (every token), so that every waiter has to queue.
+template <Kind K, class Prim>
+Task take_all(Prim& p, std::int64_t capacity) {
+  if constexpr (K == Kind::semaphore) {
+    for (std::int64_t i = 0; i < capacity; ++i) co_await p.acquire();
+  } else {
+    (void)capacity;
+    co_await p.lock();
+  }
+}
+
+template <Kind K, class Prim>
+void give_all(Prim& p, std::int64_t capacity) {
+  if constexpr (K == Kind::semaphore) {
+    for (std::int64_t i = 0; i < capacity; ++i) p.release();
+  } else {
+    (void)capacity;
+    p.unlock();
+  }
+}
+
+/// One execution of the cancellation-during-resume family (async mutex, shared_mutex and
+/// semaphore primitives).
+template <Kind K, Mode M, class Prim>
+void run(Observations& obs, std::uint32_t claims, const Params& p) {
+  static_assert(M == Mode::async, "cancellation applies to coroutine primitives");
+  Context c(obs, claims, p);
+  const auto waiters = static_cast<std::size_t>(p.integer("waiters"));
+  const auto cancellations = std::min<std::size_t>(waiters, p.integer("cancellations"));
+  const auto writers = static_cast<std::size_t>(p.integer("writers"));
+  const auto capacity = K == Kind::semaphore ? p.integer("capacity") : 1;
+  for (std::size_t i = 0; i < waiters; ++i) c.resumed.push_back(std::make_unique<Sim::cell<bool>>(false));
+  obs.actors.resize(waiters);
+
+  std::optional<Prim> storage;
+  if constexpr (K == Kind::semaphore) {
+    storage.emplace(capacity);
+  } else {
+    storage.emplace();
+  }
+  Prim& prim = *storage;
+  {
+    Task first = take_all<K>(prim, capacity);
+    first.start();
+    Sim::check(first.done(), "scenario setup: the fresh primitive could not be taken at once");
+  }
+
+  Actors group;
+  for (std::size_t i = 0; i < waiters; ++i) {
+    if (K == Kind::shared_mutex && i >= writers) {
+      if constexpr (K == Kind::shared_mutex) {
+        group.add([&, i] { return shared_waiter(c, prim, i); });
+      }
+    } else {
+      group.add([&, i] { return exclusive_waiter<K>(c, prim, i, capacity); });
+    }
+  }
+  // The canceller destroys waiters 0..cancellations-1 that have not run past their await yet;
+  // when it does, in relation to the release, is the schedule's choice.
+  group.add([&]() -> Task {
+    for (std::size_t v = 0; v < cancellations; ++v) {
+      c.work.fetch_add(1, std::memory_order_relaxed);  // a scheduling point before each cancel
+      if (!c.was_resumed(v)) {
+        group.task_of(v).destroy();
+        ++obs.numbers["cancelled"];
+        group.cancelled();
+      }
+    }
+    co_return;
+  });
+  // The releaser hands the primitive to the waiters.
+  group.add([&]() -> Task {
+    hold(c.work, 1);
+    give_all<K>(prim, capacity);
+    co_return;
+  });
+  group.run();
+
+  // Nothing lost: with everyone gone, the primitive must be free again.
+  Task last = take_all<K>(prim, capacity);
+  last.start();
+  if (!last.done()) {
+    obs.fail(std::string(to_string(kCancellationSafety)),
+             "after every waiter finished or was cancelled, the primitive could not be taken "
+             "again: a cancelled waiter took ownership or a token with it");
+    last.destroy();
+  } else {
+    give_all<K>(prim, capacity);
+  }
+}
+
+}  // namespace syncstress::scenarios::cancellation

@@ -1,0 +1,225 @@
+// The fairness and starvation families: actors contend repeatedly and the WaitBook records,
+// per actor, acquisitions, wait times in steps, and bypasses (acquisitions by actors that
+// arrived later, while it waited).
+//
+// fairness (mutex, semaphore): N actors share a fixed budget of acquisitions. A primitive that
+// claims FIFO hand-off fails on the first FIFO violation; otherwise the numbers are reported
+// as a measured verdict: Jain's fairness index over acquisitions, wait percentiles, bypasses.
+//
+// starvation: one side is the victim. shared_mutex: writers wait while readers keep arriving
+// with overlapping holds; mutex and semaphore: one actor against a stream of others. A
+// primitive that claims starvation freedom fails once a victim is bypassed more than
+// max_bypass times in one wait, or when the execution exceeds the step bound.
+#pragma once
+
+#include <string>
+
+#include "scenarios/harness.hpp"
+#include "scenarios/params.hpp"
+
+namespace syncstress::scenarios::contention {
+
+inline std::vector<ParamSpec> fairness_specs() {
+  using T = ParamSpec::Type;
+  return {
+      {"actors", T::integer, 2, 16, 3, "actors contending"},
+      {"acquisitions", T::integer, 1, 10000, 12, "acquisitions shared by all actors"},
+      {"capacity", T::integer, 1, 16, 1, "semaphore: initial tokens"},
+      {"hold_steps", T::integer, 0, 16, 1, "scheduling points inside each critical section"},
+  };
+}
+
+inline std::vector<ParamSpec> starvation_specs() {
+  using T = ParamSpec::Type;
+  return {
+      {"readers", T::integer, 1, 16, 3, "shared_mutex: readers arriving continuously"},
+      {"writers", T::integer, 1, 8, 1, "shared_mutex: writers (the victims)"},
+      {"others", T::integer, 1, 16, 2, "mutex, semaphore: actors streaming against the victim"},
+      {"victim_rounds", T::integer, 1, 100, 2, "acquisitions each victim needs"},
+      {"stream_rounds", T::integer, 1, 1000, 20,
+       "most acquisitions of each streaming actor (readers, others)"},
+      {"capacity", T::integer, 1, 16, 1, "semaphore: initial tokens"},
+      {"hold_steps", T::integer, 0, 16, 2, "scheduling points inside each hold"},
+      {"max_bypass", T::integer, 0, 1000, 8,
+       "most later arrivals a victim may see acquire ahead of it in one wait"},
+  };
+}
+
+struct Context {
+  Context(Observations& o, std::uint32_t claims, const Params& p)
+      : obs(o), judge(claims, o), book(o), params(p) {}
+  Observations& obs;
+  Judge judge;
+  WaitBook book;
+  const Params& params;
+  Occupancy occupancy;
+  Sim::atomic<std::int64_t> work{0};
+  Sim::cell<std::int64_t> budget_used{0};
+  Sim::cell<std::int64_t> victims_left{0};
+  bool victims_watched = false;  // the starvation family; fairness has no victims
+
+  std::int64_t read(const Sim::cell<std::int64_t>& c) const {
+    return c.with([](const std::int64_t& v) { return v; });
+  }
+
+  /// After any acquisition: fail a claimed FIFO hand-off on a bypass, and a claimed
+  /// starvation freedom once a victim is bypassed beyond the bound.
+  void judge_acquisition(std::uint64_t passed) {
+    if (!victims_watched) {
+      judge.require(kFifoHandoff, passed == 0,
+                    "acquired ahead of " + std::to_string(passed) +
+                        " waiter(s) already queued when it arrived");
+      return;
+    }
+    if (!judge.claims(kStarvationFreedom)) return;
+    const auto worst = book.worst_victim();
+    const auto bound = static_cast<std::uint64_t>(params.integer("max_bypass"));
+    judge.require(kStarvationFreedom, worst <= bound,
+                  "a waiting victim was bypassed " + std::to_string(worst) +
+                      " times by later arrivals (max_bypass " + std::to_string(bound) + ")");
+  }
+};
+
+/// What "acquire" and "release" mean for a kind, so one actor loop serves all of them.
+template <Kind K, Mode M, class Prim>
+struct Access {
+  /// Starts a wait in the book and returns what to co_await to acquire.
+  static Task take(Context& c, Prim& p, std::size_t me, bool shared, bool victim = false) {
+    const auto ticket = c.book.arrive(me, /*settled=*/M == Mode::sync, victim);
+    if constexpr (M == Mode::sync) {
+      if constexpr (K == Kind::semaphore) {
+        p.acquire();
+      } else if constexpr (K == Kind::shared_mutex) {
+        shared ? p.lock_shared() : p.lock();
+      } else {
+        p.lock();
+      }
+    } else if constexpr (K == Kind::semaphore) {
+      co_await settling{p.acquire(), &c.book, ticket};
+    } else if constexpr (K == Kind::shared_mutex) {
+      if (shared) {
+        co_await settling{p.lock_shared(), &c.book, ticket};
+      } else {
+        co_await settling{p.lock(), &c.book, ticket};
+      }
+    } else {
+      co_await settling{p.lock(), &c.book, ticket};
+    }
+    c.judge_acquisition(c.book.acquired(ticket));
+  }
+  static void give(Prim& p, bool shared) {
+    if constexpr (K == Kind::semaphore) {
+      p.release();
+    } else if constexpr (K == Kind::shared_mutex) {
+      shared ? p.unlock_shared() : p.unlock();
+    } else {
+      p.unlock();
+    }
+  }
+};
+
+/// One hold of the primitive with the safety check on entry.
+template <Kind K, Mode M, class Prim>
+Task held(Context& c, Prim& p, bool shared, std::int64_t capacity) {
+  if (shared) {
+    c.occupancy.add_shared(1);
+    c.judge.require(kMutualExclusion, c.occupancy.exclusive_now() == 0,
+                    "a shared holder entered while an exclusive holder is inside");
+  } else {
+    const auto holders = c.occupancy.add_exclusive(1);
+    c.judge.require(kMutualExclusion, holders <= capacity && c.occupancy.shared_now() == 0,
+                    std::to_string(holders) + " holders where at most " +
+                        std::to_string(capacity) + " are allowed");
+  }
+  hold(c.work, c.params.integer("hold_steps"));
+  if (shared) {
+    c.occupancy.add_shared(-1);
+  } else {
+    c.occupancy.add_exclusive(-1);
+  }
+  Access<K, M, Prim>::give(p, shared);
+  co_return;
+}
+
+template <Kind K, Mode M, class Prim>
+Task fairness_actor(Context& c, Prim& p, std::size_t me, std::int64_t capacity) {
+  const auto budget = c.params.integer("acquisitions");
+  while (c.read(c.budget_used) < budget) {
+    co_await Access<K, M, Prim>::take(c, p, me, false);
+    c.budget_used.with_mut([](std::int64_t& v) { ++v; });
+    co_await held<K, M>(c, p, false, capacity);
+  }
+}
+
+template <Kind K, Mode M, class Prim>
+Task victim_actor(Context& c, Prim& p, std::size_t me, std::int64_t capacity) {
+  const bool shared = false;
+  for (std::int64_t r = 0; r < c.params.integer("victim_rounds"); ++r) {
+    co_await Access<K, M, Prim>::take(c, p, me, shared, /*victim=*/true);
+    co_await held<K, M>(c, p, shared, capacity);
+  }
+  c.victims_left.with_mut([](std::int64_t& v) { --v; });
+}
+
+template <Kind K, Mode M, class Prim>
+Task stream_actor(Context& c, Prim& p, std::size_t me, std::int64_t capacity) {
+  const bool shared = K == Kind::shared_mutex;
+  for (std::int64_t r = 0; r < c.params.integer("stream_rounds") && c.read(c.victims_left) > 0;
+       ++r) {
+    co_await Access<K, M, Prim>::take(c, p, me, shared);
+    co_await held<K, M>(c, p, shared, capacity);
+  }
+}
+
+template <class Prim, Kind K>
+Prim* make(std::optional<Prim>& storage, std::int64_t capacity) {
+  if constexpr (K == Kind::semaphore) {
+    storage.emplace(capacity);
+  } else {
+    (void)capacity;
+    storage.emplace();
+  }
+  return &*storage;
+}
+
+/// One execution of the fairness family.
+template <Kind K, Mode M, class Prim>
+void run_fairness(Observations& obs, std::uint32_t claims, const Params& p) {
+  Context c(obs, claims, p);
+  const auto actors = static_cast<std::size_t>(p.integer("actors"));
+  const auto capacity = K == Kind::semaphore ? p.integer("capacity") : 1;
+  obs.actors.resize(actors);
+  std::optional<Prim> storage;
+  Prim& prim = *make<Prim, K>(storage, capacity);
+  Actors group;
+  for (std::size_t i = 0; i < actors; ++i) {
+    group.add([&, i] { return fairness_actor<K, M>(c, prim, i, capacity); });
+  }
+  group.run();
+}
+
+/// One execution of the starvation family.
+template <Kind K, Mode M, class Prim>
+void run_starvation(Observations& obs, std::uint32_t claims, const Params& p) {
+  Context c(obs, claims, p);
+  const auto victims = static_cast<std::size_t>(K == Kind::shared_mutex ? p.integer("writers") : 1);
+  const auto stream =
+      static_cast<std::size_t>(K == Kind::shared_mutex ? p.integer("readers") : p.integer("others"));
+  const auto capacity = K == Kind::semaphore ? p.integer("capacity") : 1;
+  obs.actors.resize(victims + stream);
+  c.victims_left.with_mut([&](std::int64_t& v) { v = static_cast<std::int64_t>(victims); });
+  c.victims_watched = true;
+  std::optional<Prim> storage;
+  Prim& prim = *make<Prim, K>(storage, capacity);
+  Actors group;
+  // The stream starts first so the victims arrive at a primitive that is already busy.
+  for (std::size_t i = 0; i < stream; ++i) {
+    group.add([&, i] { return stream_actor<K, M>(c, prim, victims + i, capacity); });
+  }
+  for (std::size_t i = 0; i < victims; ++i) {
+    group.add([&, i] { return victim_actor<K, M>(c, prim, i, capacity); });
+  }
+  group.run();
+}
+
+}  // namespace syncstress::scenarios::contention

@@ -1,0 +1,66 @@
+// The work-queue family, used by the progress and spurious-wakeups presets: producers push
+// distinct items, the single consumer runs the document's consumer loop until it has seen
+// them all. Checks: every item processed exactly once, none left behind once the producers
+// are done. A lost wake-up leaves the consumer blocked with items still queued, which the
+// runtime reports as a deadlock naming the consumer's wait.
+#pragma once
+
+#include <string>
+
+#include "scenarios/harness.hpp"
+#include "scenarios/params.hpp"
+
+namespace syncstress::scenarios::work_queue {
+
+inline std::vector<ParamSpec> specs() {
+  using T = ParamSpec::Type;
+  return {
+      {"producers", T::integer, 1, 16, 2, "producer threads"},
+      {"items", T::integer, 1, 1000, 3, "items pushed by each producer"},
+  };
+}
+
+template <Kind K, Mode M, class Prim>
+void run(Observations& obs, std::uint32_t claims, const Params& p) {
+  static_assert(K == Kind::work_queue);
+  Judge judge(claims, obs);
+  const auto producers = p.integer("producers");
+  const auto items = p.integer("items");
+  const auto total = producers * items;
+  std::vector<int> seen(static_cast<std::size_t>(total), 0);
+  std::int64_t processed = 0;
+  Prim queue;
+  Actors group;
+  for (std::int64_t i = 0; i < producers; ++i) {
+    group.add([&, i]() -> Task {
+      for (std::int64_t k = 0; k < items; ++k) queue.push(i * items + k);
+      co_return;
+    });
+  }
+  group.add([&]() -> Task {
+    while (processed < total) {
+      queue.consume_once([&](std::int64_t item) {
+        const bool known = item >= 0 && item < total;
+        judge.require(kNoLostWakeups, known, "the consumer got an item nobody pushed");
+        if (!known) return;
+        ++processed;
+        const int times = ++seen[static_cast<std::size_t>(item)];
+        judge.require(kNoLostWakeups, times == 1,
+                      "item " + std::to_string(item) + " processed " + std::to_string(times) +
+                          " times");
+      });
+    }
+    co_return;
+  });
+  group.run();
+  obs.numbers["items_processed"] += static_cast<double>(processed);
+  for (std::int64_t i = 0; i < total; ++i) {
+    if (seen[static_cast<std::size_t>(i)] == 0) {
+      obs.fail(std::string(to_string(kNoLostWakeups)),
+               "item " + std::to_string(i) + " was never processed");
+      break;
+    }
+  }
+}
+
+}  // namespace syncstress::scenarios::work_queue

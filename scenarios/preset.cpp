@@ -1,0 +1,118 @@
+#include "scenarios/preset.hpp"
+
+#include <fstream>
+
+#include "cli/names.hpp"
+#include "cli/presets.hpp"
+#include "runner.hpp"
+
+namespace syncstress::scenarios {
+namespace {
+
+constexpr std::pair<Family, std::string_view> kFamilies[] = {
+    {Family::safety, "safety"},
+    {Family::fairness, "fairness"},
+    {Family::starvation, "starvation"},
+    {Family::cancellation, "cancellation"},
+    {Family::spurious_wakeups, "spurious-wakeups"},
+    {Family::progress, "progress"},
+};
+constexpr Kind kKinds[] = {Kind::mutex, Kind::shared_mutex, Kind::semaphore, Kind::event,
+                           Kind::work_queue};
+
+[[noreturn]] void bad(const std::filesystem::path& file, const std::string& what) {
+  throw UsageError(file.string() + ": " + what);
+}
+
+std::string string_field(const nlohmann::json& doc, const char* key,
+                         const std::filesystem::path& file) {
+  if (!doc.contains(key) || !doc[key].is_string()) {
+    bad(file, std::string("\"") + key + "\" must be a string");
+  }
+  return doc[key].get<std::string>();
+}
+
+}  // namespace
+
+std::string_view to_string(Family family) {
+  for (const auto& [f, name] : kFamilies) {
+    if (f == family) return name;
+  }
+  return "?";
+}
+
+Preset load_preset(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) bad(file, "cannot be read (does it exist?)");
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    bad(file, std::string("not valid JSON: ") + e.what());
+  }
+  if (!doc.is_object()) bad(file, "a preset must be a JSON object");
+  Preset p;
+  p.file = file;
+  p.name = string_field(doc, "name", file);
+  p.description = string_field(doc, "description", file);
+  const auto family = string_field(doc, "family", file);
+  const auto kind = string_field(doc, "kind", file);
+  bool found = false;
+  std::string families;
+  for (const auto& [f, name] : kFamilies) {
+    families += (families.empty() ? "" : ", ") + std::string(name);
+    if (name == family) p.family = f, found = true;
+  }
+  if (!found) bad(file, "unknown family '" + family + "'; families are: " + families);
+  found = false;
+  std::string kinds;
+  for (Kind k : kKinds) {
+    kinds += (kinds.empty() ? "" : ", ") + std::string(to_string(k));
+    if (to_string(k) == kind) p.kind = k, found = true;
+  }
+  if (!found) bad(file, "unknown kind '" + kind + "'; kinds are: " + kinds);
+  if (doc.contains("parameters")) {
+    if (!doc["parameters"].is_object()) bad(file, "\"parameters\" must be an object");
+    p.parameters = doc["parameters"];
+  }
+  if (doc.contains("schedule")) {
+    const auto& s = doc["schedule"];
+    if (!s.is_object()) bad(file, "\"schedule\" must be an object");
+    if (s.contains("strategy")) p.strategy = string_field(s, "strategy", file);
+    if (s.contains("params")) {
+      if (!s["params"].is_object()) bad(file, "\"schedule.params\" must be an object");
+      for (const auto& [k, v] : s["params"].items()) {
+        p.strategy_params[k] = v.is_string() ? v.get<std::string>() : v.dump();
+      }
+    }
+    auto count = [&](const char* key, std::uint64_t& out, std::uint64_t lo) {
+      if (!s.contains(key)) return;
+      if (!s[key].is_number_unsigned() || s[key].get<std::uint64_t>() < lo) {
+        bad(file, std::string("\"schedule.") + key + "\" must be an integer >= " +
+                      std::to_string(lo));
+      }
+      out = s[key].get<std::uint64_t>();
+    };
+    count("seed", p.seed, 0);
+    count("executions", p.executions, 1);
+    if (s.contains("time_budget")) {
+      if (!s["time_budget"].is_number() || s["time_budget"].get<double>() <= 0) {
+        bad(file, "\"schedule.time_budget\" must be a number of seconds > 0");
+      }
+      p.time_budget_seconds = s["time_budget"].get<double>();
+    }
+  }
+  return p;
+}
+
+Preset find_preset(const std::string& name) {
+  std::vector<std::string> names;
+  for (const auto& summary : cli::list_presets(cli::scenarios_dir())) {
+    if (summary.name == name) return load_preset(summary.path);
+    names.push_back(summary.name);
+  }
+  cli::require_known_name("scenario", "--scenario", name, names);
+  throw UsageError("scenario '" + name + "' vanished while it was being read");
+}
+
+}  // namespace syncstress::scenarios

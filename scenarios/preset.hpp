@@ -1,0 +1,50 @@
+// A preset: a named, configured scenario (scenarios/*.json).
+//
+//   {
+//     "name": "shared-mutex-starvation",
+//     "description": "one line",
+//     "family": "starvation",            // safety, fairness, starvation, cancellation,
+//                                        // spurious-wakeups, progress
+//     "kind": "shared_mutex",            // mutex, shared_mutex, semaphore, event, work_queue
+//     "parameters": { "readers": 3 },    // the family's and the runtime's, see `list scenarios`
+//     "schedule": { "strategy": "random", "params": { }, "seed": 1,
+//                   "executions": 500, "time_budget": 20 }
+//   }
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "primitives/catalog.hpp"
+
+namespace syncstress::scenarios {
+
+enum class Family { safety, fairness, starvation, cancellation, spurious_wakeups, progress };
+
+struct Preset {
+  std::string name;
+  std::string description;
+  Family family = Family::safety;
+  Kind kind = Kind::mutex;
+  nlohmann::json parameters = nlohmann::json::object();
+  std::string strategy = "random";
+  std::map<std::string, std::string, std::less<>> strategy_params;
+  std::uint64_t seed = 1;
+  std::uint64_t executions = 1000;
+  double time_budget_seconds = 30;
+  std::filesystem::path file;
+};
+
+/// Reads and validates a preset file. Throws UsageError naming the file and the field.
+Preset load_preset(const std::filesystem::path& file);
+
+/// The preset called `name` in the scenarios directory. Throws UsageError listing the valid
+/// names (and the nearest one) if there is none.
+Preset find_preset(const std::string& name);
+
+std::string_view to_string(Family family);
+
+}  // namespace syncstress::scenarios

@@ -1,0 +1,442 @@
+// The runner: for every (preset, primitive) cell, executions on the deterministic runtime
+// until the budget is spent or a claimed property breaks; then the verdict, the metrics, and
+// for a failure a counterexample that has been replayed (twice, with traces compared byte
+// for byte) before it is reported.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+#include <variant>
+
+#include "cli/names.hpp"
+#include "runner.hpp"
+#include "scenarios/cell.hpp"
+#include "schedules/recording_strategy.hpp"
+#include "schedules/replay_strategy.hpp"
+#include "schedules/schedule_codec.hpp"
+#include "schedules/strategy_factory.hpp"
+
+namespace syncstress {
+namespace scenarios {
+namespace {
+
+std::vector<ParamSpec> all_specs(Family family) {
+  auto specs = family_param_specs(family);
+  for (const auto& s : runtime_param_specs()) specs.push_back(s);
+  return specs;
+}
+
+sim::Options runtime_options(const Params& p, bool trace) {
+  sim::Options o;
+  o.max_steps = static_cast<std::uint64_t>(p.integer("max_steps"));
+  o.spurious_wakeups = p.boolean("spurious_wakeups");
+  o.spurious_cas_failures = p.boolean("spurious_cas_failures");
+  o.delay_posted_work = p.boolean("delay_posted_work");
+  o.pool_workers = static_cast<unsigned>(p.integer("pool_workers"));
+  o.record_trace = trace;
+  return o;
+}
+
+const PrimitiveInfo* find_primitive(std::string_view name) {
+  for (const auto& p : all_primitives()) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> primitive_names() {
+  std::vector<std::string> names;
+  for (const auto& p : all_primitives()) names.emplace_back(p.name);
+  return names;
+}
+
+/// What one execution amounted to, judged against the primitive's claims.
+struct Judgement {
+  bool broken = false;   // some property broke (claimed or not)
+  bool claimed = false;  // ... and the primitive claims it: the cell fails
+  std::string property;
+  std::string message;
+};
+
+Judgement judge(const sim::ExecutionResult& r, const Observations& obs, Family family,
+                std::uint32_t claims) {
+  Judgement j;
+  const bool headline_claimed = (claims & headline_claim(family)) != 0;
+  // In the families that inject a fault on purpose, what the fault breaks is the headline
+  // property: a primitive that does not claim it is measured, not failed.
+  const bool fault_family = family == Family::cancellation || family == Family::spurious_wakeups;
+  switch (r.outcome) {
+    case sim::Outcome::completed:
+      if (!obs.failed_property.empty()) {
+        j = {true, true, obs.failed_property, obs.failure_message};
+      }
+      return j;
+    case sim::Outcome::violation: {
+      // Checks raised through Judge carry "<claim>: <message>".
+      const auto colon = r.message.find(": ");
+      j.broken = true;
+      j.property = colon == std::string::npos ? r.property : r.message.substr(0, colon);
+      j.message = colon == std::string::npos ? r.message : r.message.substr(colon + 2);
+      j.claimed = !fault_family || headline_claimed;
+      return j;
+    }
+    case sim::Outcome::step_bound:
+      j = {true, (claims & kStarvationFreedom) != 0, "step_bound", r.message};
+      return j;
+    case sim::Outcome::deadlock:
+    case sim::Outcome::frame_misuse:
+    case sim::Outcome::exception:
+      j = {true, !fault_family || headline_claimed, r.property, r.message};
+      return j;
+  }
+  return j;
+}
+
+double percentile(std::vector<std::uint64_t>& v, double q) {
+  if (v.empty()) return 0;
+  const auto i = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size()))) - 1;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(i), v.end());
+  return static_cast<double>(v[i]);
+}
+
+/// Metrics summed over a cell's executions.
+class Metrics {
+ public:
+  void add(const Observations& obs, const Judgement& j) {
+    if (j.broken) ++broken_[j.property];
+    for (const auto& [k, v] : obs.unclaimed) broken_[k] += v;
+    for (const auto& [k, v] : obs.numbers) numbers_[k] += v;
+    if (obs.actors.empty()) return;
+    double sum = 0, sum_sq = 0;
+    for (const auto& a : obs.actors) {
+      const auto x = static_cast<double>(a.acquisitions);
+      sum += x;
+      sum_sq += x * x;
+      waits_.insert(waits_.end(), a.waits.begin(), a.waits.end());
+      max_bypassed_ = std::max(max_bypassed_, a.max_bypassed);
+      bypasses_ += a.bypassed;
+    }
+    if (sum_sq > 0) {
+      jain_sum_ += sum * sum / (static_cast<double>(obs.actors.size()) * sum_sq);
+      ++jain_count_;
+    }
+    fifo_violations_ += obs.fifo_violations;
+  }
+
+  nlohmann::json to_json() {
+    nlohmann::json m = nlohmann::json::object();
+    if (jain_count_ > 0) {
+      m["jain_fairness_index"] = jain_sum_ / static_cast<double>(jain_count_);
+      m["acquisitions"] = waits_.size();
+      m["wait_steps"] = {{"p50", percentile(waits_, 0.50)},
+                         {"p90", percentile(waits_, 0.90)},
+                         {"p99", percentile(waits_, 0.99)},
+                         {"max", waits_.empty() ? 0.0
+                                                : static_cast<double>(*std::max_element(
+                                                      waits_.begin(), waits_.end()))}};
+      m["bypasses"] = bypasses_;
+      m["max_bypassed_in_one_wait"] = max_bypassed_;
+      m["fifo_violations"] = fifo_violations_;
+    }
+    nlohmann::json broken = nlohmann::json::object();
+    for (const auto& [k, v] : broken_) broken[k] = v;
+    m["executions_breaking"] = broken;
+    for (const auto& [k, v] : numbers_) m[k] = v;
+    return m;
+  }
+
+ private:
+  std::map<std::string, std::uint64_t> broken_;
+  std::map<std::string, double> numbers_;
+  std::vector<std::uint64_t> waits_;
+  std::uint64_t max_bypassed_ = 0, bypasses_ = 0, fifo_violations_ = 0;
+  double jain_sum_ = 0;
+  std::uint64_t jain_count_ = 0;
+};
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::string shell_word(const std::string& s) {
+  if (s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:/=~,") ==
+      std::string::npos) {
+    return s;
+  }
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+/// Everything needed to run executions of one cell.
+struct Cell {
+  Preset preset;
+  const PrimitiveInfo* primitive = nullptr;
+  Params params;
+  Body body;
+  std::map<std::string, std::string> overrides;
+
+  sim::ExecutionResult execute(Strategy& strategy, Observations& obs, bool trace) const {
+    sim::Runtime runtime(runtime_options(params, trace));
+    return runtime.run(strategy, [&] { body(obs, params); });
+  }
+
+  std::string replay_command(const std::string& schedule) const {
+    std::string cmd = "syncstress replay --schedule " + schedule;
+    cmd += preset.file.empty() || !preset.file.has_parent_path() ||
+                   preset.file.parent_path().filename() == "scenarios"
+               ? " --scenario " + shell_word(preset.name)
+               : " --preset " + shell_word(preset.file.string());
+    cmd += " --primitive " + std::string(primitive->name);
+    for (const auto& [k, v] : overrides) cmd += " --set " + shell_word(k + "=" + v);
+    return cmd;
+  }
+};
+
+Cell make_cell(const Preset& preset, const PrimitiveInfo& prim,
+               const std::map<std::string, std::string>& overrides) {
+  Cell c;
+  c.preset = preset;
+  c.primitive = &prim;
+  c.overrides = overrides;
+  c.params = Params::resolve(all_specs(preset.family), preset.parameters, overrides,
+                             preset.file.string());
+  auto body = bind(preset.family, prim.name, prim.claims);
+  if (!body) {
+    throw UsageError("scenario '" + preset.name + "' (" + std::string(to_string(preset.family)) +
+                     ", " + std::string(to_string(preset.kind)) + ") does not apply to primitive '" +
+                     std::string(prim.name) + "' (" + std::string(to_string(prim.kind)) + ", " +
+                     std::string(to_string(prim.mode)) + ")");
+  }
+  c.body = std::move(*body);
+  return c;
+}
+
+/// Replays `schedule` twice with traces on; both must reproduce `expected` with the same
+/// trace. Returns the trace, or an error text when the replay diverged.
+std::variant<std::vector<std::string>, std::string> confirm(const Cell& cell,
+                                                            const Schedule& schedule,
+                                                            const Judgement& expected) {
+  std::string first_trace;
+  for (int round = 0; round < 2; ++round) {
+    ReplayStrategy replay(schedule);
+    replay.new_execution();
+    Observations obs;
+    sim::ExecutionResult r;
+    try {
+      r = cell.execute(replay, obs, /*trace=*/true);
+      replay.finish();
+    } catch (const ScheduleDivergence& e) {
+      return std::string("the replay diverged from the recorded schedule: ") + e.what();
+    }
+    const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
+    if (j.property != expected.property || j.message != expected.message) {
+      return "the replay ended differently (" + j.property + ": " + j.message +
+             ") from the recorded execution (" + expected.property + ": " + expected.message + ")";
+    }
+    auto text = r.format_trace();
+    if (round == 0) {
+      first_trace = std::move(text);
+    } else if (text != first_trace) {
+      return std::string("two replays of the same schedule gave different traces");
+    }
+  }
+  return split_lines(first_trace);
+}
+
+CellResult run_cell(const Cell& cell, const RunConfig& config) {
+  CellResult out;
+  out.primitive = std::string(cell.primitive->name);
+  out.scenario = cell.preset.name;
+  out.parameters = cell.params.as_strings();
+  const std::string strategy_name = config.schedule.value_or(cell.preset.strategy);
+  const auto seed = config.seed.value_or(cell.preset.seed);
+  const auto executions = config.executions.value_or(cell.preset.executions);
+  const auto budget = config.time_budget_seconds.value_or(cell.preset.time_budget_seconds);
+  std::unique_ptr<Strategy> strategy;
+  try {
+    strategy = make_strategy(strategy_name, seed,
+                             config.schedule ? StrategyParams{} : cell.preset.strategy_params);
+  } catch (const StrategyError& e) {
+    throw UsageError(e.what());
+  }
+  RecordingStrategy recorder(*strategy);
+  out.schedule = recorder.describe();
+
+  Metrics metrics;
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  bool any_unclaimed_break = false;
+  std::optional<Violation> evidence;  // the first unclaimed break, kept for a measured cell
+  out.verdict = Verdict::pass;
+  while (out.executions < executions && elapsed() < budget && recorder.new_execution()) {
+    Observations obs;
+    const auto r = cell.execute(recorder, obs, /*trace=*/false);
+    ++out.executions;
+    out.steps += r.steps;
+    const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
+    metrics.add(obs, j);
+    if (obs.unclaimed.count(std::string(to_string(headline_claim(cell.preset.family))))) {
+      any_unclaimed_break = true;
+    }
+    if (!j.broken || (!j.claimed && evidence)) continue;
+
+    const auto schedule = recorder.schedule();
+    Violation v;
+    v.property = j.property;
+    v.message = j.message;
+    v.seed = schedule.seed;
+    v.schedule = encode(schedule);
+    v.replay_command = cell.replay_command(v.schedule);
+    auto confirmed = confirm(cell, schedule, j);
+    if (auto* err = std::get_if<std::string>(&confirmed)) {
+      out.verdict = Verdict::error;
+      out.error = "nondeterminism in the tool: " + *err + " (schedule " + v.schedule + ")";
+      break;
+    }
+    v.trace = std::move(std::get<std::vector<std::string>>(confirmed));
+    if (j.claimed) {
+      out.verdict = Verdict::fail;
+      out.violations.push_back(std::move(v));
+      break;
+    }
+    any_unclaimed_break = true;
+    evidence = std::move(v);
+  }
+  out.elapsed_seconds = elapsed();
+  out.metrics = metrics.to_json();
+  out.metrics["claims_headline"] =
+      (cell.primitive->claims & headline_claim(cell.preset.family)) != 0;
+  if (out.verdict == Verdict::pass) {
+    const bool headline = (cell.primitive->claims & headline_claim(cell.preset.family)) != 0;
+    if (!headline || any_unclaimed_break) {
+      out.verdict = Verdict::measured;
+      if (evidence) out.violations.push_back(std::move(*evidence));
+    }
+  }
+  return out;
+}
+
+std::vector<const PrimitiveInfo*> primitives_for(const Preset& preset,
+                                                 const std::vector<std::string>& wanted) {
+  std::vector<const PrimitiveInfo*> out;
+  if (!wanted.empty()) {
+    const auto names = primitive_names();
+    for (const auto& name : wanted) {
+      cli::require_known_name("primitive", "--primitive", name, names);
+      const auto* p = find_primitive(name);
+      if (p->kind != preset.kind || !applies(preset.family, p->kind, p->mode)) {
+        throw UsageError("--primitive " + name + ": a " + std::string(to_string(p->mode)) + " " +
+                         std::string(to_string(p->kind)) + " does not fit scenario '" +
+                         preset.name + "' (" + std::string(to_string(preset.family)) + " of a " +
+                         std::string(to_string(preset.kind)) + ")");
+      }
+      out.push_back(p);
+    }
+    return out;
+  }
+  for (const auto& p : all_primitives()) {
+    if (p.kind == preset.kind && applies(preset.family, p.kind, p.mode)) out.push_back(&p);
+  }
+  return out;
+}
+
+}  // namespace
+}  // namespace scenarios
+
+RunOutcome run_matrix(const RunConfig& config) {
+  using namespace scenarios;
+  // Resolve every cell before running any, so bad input fails before work starts.
+  std::vector<std::pair<Cell, bool>> cells;
+  std::vector<Preset> presets;
+  if (config.preset_file) {
+    presets.push_back(load_preset(*config.preset_file));
+  } else {
+    for (const auto& name : config.scenarios) presets.push_back(find_preset(name));
+  }
+  if (config.schedule) {
+    std::vector<std::string> names;
+    for (const auto& s : strategy_catalog()) names.emplace_back(s.name);
+    cli::require_known_name("schedule", "--schedule", *config.schedule, names);
+  }
+  RunOutcome outcome;
+  std::vector<Cell> resolved;
+  for (const auto& preset : presets) {
+    const bool all = config.primitives.empty();
+    std::vector<std::string> wanted;
+    if (!all) {
+      // With --all, --primitive narrows every preset to the named primitives that fit it.
+      for (const auto& name : config.primitives) {
+        const auto* p = find_primitive(name);
+        if (!p || config.scenarios.size() == 1 || config.preset_file ||
+            (p->kind == preset.kind && applies(preset.family, p->kind, p->mode))) {
+          wanted.push_back(name);
+        }
+      }
+      if (wanted.empty()) continue;
+    }
+    for (const auto* prim : primitives_for(preset, wanted)) {
+      resolved.push_back(make_cell(preset, *prim, config.overrides));
+    }
+  }
+  if (resolved.empty()) {
+    throw UsageError("no primitive fits the requested scenario(s); see `syncstress list`");
+  }
+  for (const auto& cell : resolved) {
+    if (config.verbosity == Verbosity::verbose) {
+      std::fprintf(stderr, "running %s on %s\n", cell.preset.name.c_str(),
+                   std::string(cell.primitive->name).c_str());
+    }
+    outcome.cells.push_back(run_cell(cell, config));
+  }
+  return outcome;
+}
+
+ReplayOutcome replay(const ReplayConfig& config) {
+  using namespace scenarios;
+  const Preset preset =
+      config.preset_file ? load_preset(*config.preset_file) : find_preset(config.scenario);
+  const auto names = primitive_names();
+  cli::require_known_name("primitive", "--primitive", config.primitive, names);
+  const Cell cell = make_cell(preset, *find_primitive(config.primitive), config.overrides);
+  Schedule schedule;
+  try {
+    schedule = decode(config.schedule);
+  } catch (const ScheduleFormatError& e) {
+    throw UsageError(std::string("--schedule: ") + e.what());
+  }
+  ReplayStrategy strategy(schedule);
+  strategy.new_execution();
+  Observations obs;
+  sim::ExecutionResult r;
+  try {
+    r = cell.execute(strategy, obs, /*trace=*/true);
+    strategy.finish();
+  } catch (const ScheduleDivergence& e) {
+    throw UsageError(std::string("--schedule does not fit scenario '") + preset.name +
+                     "' on primitive '" + config.primitive + "': " + e.what() +
+                     " (same --set values as the recorded run?)");
+  }
+  ReplayOutcome out;
+  out.steps = r.steps;
+  out.trace = split_lines(r.format_trace());
+  const auto j = judge(r, obs, preset.family, cell.primitive->claims);
+  if (j.broken) {
+    Violation v;
+    v.property = j.property;
+    v.message = j.message;
+    v.seed = schedule.seed;
+    v.schedule = config.schedule;
+    v.replay_command = cell.replay_command(config.schedule);
+    v.trace = out.trace;
+    out.violation = std::move(v);
+  }
+  return out;
+}
+
+}  // namespace syncstress
