@@ -1,35 +1,38 @@
-// Strategies for the sim runtime's own tests (until they move to schedules/).
+// Strategies for the sim runtime's own tests: the real random strategy with call counters,
+// and fixed policies that force particular interleavings.
 #pragma once
 
 #include <cstdint>
-#include <random>
 #include <span>
 #include <string>
 
+#include "schedules/random_strategy.hpp"
 #include "schedules/strategy.hpp"
 
 namespace syncstress::sim_test {
 
-/// Uniformly random choices from a seeded std::mt19937_64; counts what it was asked.
+/// schedules/ RandomStrategy (seeded; its first execution uses the seed itself), counting
+/// what it was asked.
 class SeededStrategy : public Strategy {
  public:
-  explicit SeededStrategy(std::uint64_t seed) : rng_(seed) {}
-  bool new_execution() override { return true; }
-  std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId, bool) override {
+  explicit SeededStrategy(std::uint64_t seed) : random_(seed) { random_.new_execution(); }
+  bool new_execution() override { return random_.new_execution(); }
+  std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current,
+                          bool yielded) override {
     ++thread_choices;
-    return std::uniform_int_distribution<std::size_t>(0, runnable.size() - 1)(rng_);
+    return random_.next_thread(runnable, current, yielded);
   }
   std::uint64_t next_u64(std::uint64_t bound) override {
     ++number_choices;
-    return std::uniform_int_distribution<std::uint64_t>(0, bound - 1)(rng_);
+    return random_.next_u64(bound);
   }
-  std::string describe() const override { return "test-seeded"; }
+  std::string describe() const override { return random_.describe(); }
 
   std::uint64_t thread_choices = 0;
   std::uint64_t number_choices = 0;
 
  private:
-  std::mt19937_64 rng_;
+  RandomStrategy random_;
 };
 
 /// Always the lowest-numbered runnable thread, and 0 for every number.

@@ -68,6 +68,11 @@ ExecutionResult Engine::run(Strategy& strategy, std::function<void()> main) {
   aborting_ = false;
   tearing_down_ = false;
   result_ = ExecutionResult{};
+  if (tracing_) {
+    result_.trace = std::move(spare_trace_);
+    result_.trace.clear();
+    result_.trace.reserve(last_trace_size_ + last_trace_size_ / 4 + 16);
+  }
   thread_count_ = 0;
   live_user_threads_ = 0;
   runnable_.clear();
@@ -105,6 +110,7 @@ ExecutionResult Engine::run(Strategy& strategy, std::function<void()> main) {
   t_engine = nullptr;
   strategy_ = nullptr;
   result_.steps = steps_;
+  last_trace_size_ = result_.trace.size();
   return std::move(result_);
 }
 
@@ -151,8 +157,10 @@ void Engine::thread_main(Thread& self) {
       if (self.worker) {
         worker_loop();
       } else {
-        std::function<void()> fn = std::move(self.fn);
-        fn();
+        // Called in place, not moved to this stack: if the fiber is abandoned, the host still
+        // destroys the function (and what it captured) at the end of run().
+        self.fn();
+        self.fn = nullptr;
       }
     } catch (const Unwind&) {
       // Teardown unwound this fiber.
@@ -958,6 +966,7 @@ Runtime::~Runtime() = default;
 ExecutionResult Runtime::run(Strategy& strategy, std::function<void()> main) {
   return engine_->run(strategy, std::move(main));
 }
+void Runtime::recycle(ExecutionResult&& result) { engine_->recycle(std::move(result)); }
 const Options& Runtime::options() const { return engine_->options(); }
 
 bool in_execution() { return t_engine != nullptr && t_engine->on_fiber(); }

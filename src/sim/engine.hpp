@@ -214,6 +214,9 @@ class Engine {
   ~Engine();
 
   ExecutionResult run(Strategy& strategy, std::function<void()> main);
+  void recycle(ExecutionResult&& result) {
+    if (result.trace.capacity() > spare_trace_.capacity()) spare_trace_ = std::move(result.trace);
+  }
   const Options& options() const { return options_; }
 
   // --- State read by the platform on every operation ---------------------------------------
@@ -332,6 +335,8 @@ class Engine {
   std::vector<ThreadId> runnable_;  // sorted ascending
   std::vector<Thread*> scratch_;
   ExecutionResult result_;
+  std::vector<TraceEntry> spare_trace_;  // storage handed back through recycle()
+  std::size_t last_trace_size_ = 0;     // to size the next trace in one allocation
   std::unordered_map<const void*, std::uint32_t> serials_;  // lookup only, never iterated
   std::array<std::uint32_t, static_cast<std::size_t>(Kind::count)> kind_counts_{};
   std::map<const void*, std::string> names_;  // set inside this execution

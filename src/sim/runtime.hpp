@@ -96,6 +96,10 @@ class Runtime {
   /// OS thread runs one execution at a time.
   ExecutionResult run(Strategy& strategy, std::function<void()> main);
 
+  /// Gives a finished result's trace storage back for the next run() to reuse (optional: a
+  /// search that discards most results avoids reallocating and page-faulting the trace).
+  void recycle(ExecutionResult&& result);
+
   const Options& options() const;
 
  private:
