@@ -39,7 +39,9 @@ double parse_decimal(std::string_view flag, std::string_view text, double min, d
   double value = 0;
   const char* end = text.data() + text.size();
   const auto [ptr, error] = std::from_chars(text.data(), end, value, std::chars_format::fixed);
-  if (text.empty() || ptr != end || error == std::errc::invalid_argument) {
+  // from_chars also takes "nan" and "inf"; a flag value is written with digits only.
+  const bool digits_only = text.find_first_not_of("0123456789.-") == std::string_view::npos;
+  if (text.empty() || !digits_only || ptr != end || error == std::errc::invalid_argument) {
     throw UsageError(concat(flag, ": '", text, "' is not a decimal number; allowed range ", range));
   }
   if (error == std::errc::result_out_of_range || !std::isfinite(value) || value < min ||

@@ -1,0 +1,165 @@
+// The gate finds differences both ways (a new failure, and a known failure no longer caught),
+// writes well-formed JUnit, and its CLI exits 1 on a difference and 0 on none.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "report/gate.hpp"
+#include "report/report.hpp"
+#include "tests/cli_harness.hpp"
+
+namespace syncstress {
+namespace {
+
+using nlohmann::json;
+using testing::TempDir;
+
+json cell(const std::string& primitive, const std::string& scenario, const std::string& schedule,
+          const std::string& verdict) {
+  return {{"primitive", primitive}, {"scenario", scenario},       {"schedule", schedule},
+          {"verdict", verdict},     {"executions", 10},           {"elapsed_seconds", 0.5},
+          {"steps", 100},           {"violations", json::array()}};
+}
+
+json report_of(std::vector<json> cells) {
+  return {{"schema", report::kReportSchema}, {"config", json::object()}, {"cells", cells}};
+}
+
+std::vector<report::Expectation> expectations() {
+  return {{"part8", "shared-mutex-starvation", std::nullopt, "fail"},
+          {"part9", "shared-mutex-starvation", std::nullopt, "pass"},
+          {"fifo_mutex", "mutex-fairness", std::nullopt, "pass"}};
+}
+
+TEST(Gate, AgreeingReportHasNoDifference) {
+  const auto result = report::compare_with_baseline(
+      expectations(),
+      {report_of({cell("part8", "shared-mutex-starvation", "pct", "fail"),
+                  cell("part9", "shared-mutex-starvation", "pct", "pass")})},
+      false);
+  EXPECT_EQ(result.differences, 0u);
+  EXPECT_EQ(result.cases.size(), 2u);
+  EXPECT_EQ(result.not_run, 1u);  // mutex-fairness did not run
+}
+
+TEST(Gate, KnownFailureThatNowPassesIsADifference) {
+  const auto result = report::compare_with_baseline(
+      expectations(),
+      {report_of({cell("part8", "shared-mutex-starvation", "pct", "pass"),
+                  cell("part9", "shared-mutex-starvation", "pct", "pass")})},
+      false);
+  ASSERT_EQ(result.differences, 1u);
+  EXPECT_EQ(result.cases[0].problem,
+            "expected fail, got pass: a known failure is no longer detected");
+}
+
+TEST(Gate, NewFailureIsADifference) {
+  const auto result = report::compare_with_baseline(
+      expectations(),
+      {report_of({cell("part8", "shared-mutex-starvation", "pct", "fail"),
+                  cell("part9", "shared-mutex-starvation", "pct", "fail")})},
+      false);
+  ASSERT_EQ(result.differences, 1u);
+  EXPECT_EQ(result.cases[1].problem, "expected pass, got fail");
+}
+
+TEST(Gate, UnknownCellAndMissingCellOfARunScenarioAreDifferences) {
+  const auto result = report::compare_with_baseline(
+      expectations(),
+      {report_of({cell("part8", "shared-mutex-starvation", "pct", "fail"),
+                  cell("new_one", "shared-mutex-starvation", "pct", "pass")})},
+      false);
+  EXPECT_EQ(result.differences, 2u);  // new_one unknown, part9 missing
+  EXPECT_NE(result.cases[1].problem.find("no entry"), std::string::npos);
+  EXPECT_EQ(result.cases[2].primitive, "part9");
+  EXPECT_NE(result.cases[2].problem.find("no report has this cell"), std::string::npos);
+}
+
+TEST(Gate, RequireAllCountsScenariosThatDidNotRun) {
+  const auto result = report::compare_with_baseline(
+      expectations(),
+      {report_of({cell("part8", "shared-mutex-starvation", "pct", "fail"),
+                  cell("part9", "shared-mutex-starvation", "pct", "pass")})},
+      true);
+  EXPECT_EQ(result.differences, 1u);
+  EXPECT_EQ(result.not_run, 0u);
+}
+
+TEST(Gate, ScheduleSpecificExpectationBeatsTheCatchAll) {
+  auto baseline = expectations();
+  baseline.push_back({"part8", "shared-mutex-starvation", "round-robin", "pass"});
+  const auto result = report::compare_with_baseline(
+      baseline,
+      {report_of({cell("part8", "shared-mutex-starvation", "round-robin", "pass"),
+                  cell("part8", "shared-mutex-starvation", "pct", "fail"),
+                  cell("part9", "shared-mutex-starvation", "pct", "pass")})},
+      false);
+  EXPECT_EQ(result.differences, 0u);
+}
+
+TEST(Gate, BaselineWrittenFromReportsPassesThem) {
+  const std::vector<json> reports = {
+      report_of({cell("a", "s1", "pct", "fail"), cell("a", "s1", "random", "pass"),
+                 cell("b", "s1", "pct", "measured")})};
+  TempDir dir;
+  const auto path = dir.write("b.json", report::baseline_from_reports(reports).dump());
+  const auto baseline = report::read_baseline(path);
+  EXPECT_EQ(baseline.size(), 3u);  // a split by schedule (verdicts differ), b one entry
+  const auto result = report::compare_with_baseline(baseline, reports, true);
+  EXPECT_EQ(result.differences, 0u);
+}
+
+TEST(Gate, JunitIsWellFormedXmlWithOneFailurePerDifference) {
+  auto result = report::compare_with_baseline(
+      expectations(),
+      {report_of({cell("part8", "shared-mutex-starvation", "pct:d=3", "pass"),
+                  cell("part9<&\"'>", "shared-mutex-starvation", "pct", "pass"),
+                  cell("fifo_mutex", "mutex-fairness", "random", "pass")})},
+      false);
+  TempDir dir;
+  const auto xml = dir.write("j.xml", report::junit_xml(result));
+  // An independent XML parser checks it: Python's, from the python3 the project depends on.
+  const std::string check =
+      "python3 -c \"import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); "
+      "s = r.find('testsuite'); c = s.findall('testcase'); "
+      "f = [t for t in c if t.find('failure') is not None]; "
+      "sys.exit(0 if (r.tag, len(c), len(f), s.get('failures')) == ('testsuites', 4, 3, '3') "
+      "else 1)\" " +
+      xml.string();
+  EXPECT_EQ(result.differences, 3u);
+  EXPECT_EQ(std::system(check.c_str()), 0) << testing::read_file(xml);
+}
+
+TEST(GateCli, ExitsOneOnADifferenceZeroOnNoneAndWritesJunit) {
+  TempDir dir;
+  const auto baseline =
+      dir.write("baseline.json",
+                json{{"schema", report::kBaselineSchema},
+                     {"cells", {{{"primitive", "part8"}, {"scenario", "s"}, {"verdict", "fail"}}}}}
+                    .dump());
+  const auto same = dir.write("same.json", report_of({cell("part8", "s", "pct", "fail")}).dump());
+  const auto changed =
+      dir.write("changed.json", report_of({cell("part8", "s", "pct", "pass")}).dump());
+
+  auto r = testing::run_cli(
+      {"gate", "--baseline", baseline.string(), same.string(), "--junit", "ok.xml"}, dir.path());
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("0 differences"), std::string::npos) << r.out;
+  EXPECT_NE(testing::read_file(dir.path() / "ok.xml").find("failures=\"0\""), std::string::npos);
+
+  r = testing::run_cli(
+      {"gate", "--baseline", baseline.string(), changed.string(), "--junit", "bad.xml"},
+      dir.path());
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("DIFF part8 x s [pct]: expected fail, got pass"), std::string::npos)
+      << r.out;
+  EXPECT_NE(testing::read_file(dir.path() / "bad.xml").find("<failure"), std::string::npos);
+
+  r = testing::run_cli({"gate", "--write-baseline", "new.json", changed.string()}, dir.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = testing::run_cli({"gate", "--baseline", "new.json", changed.string()}, dir.path());
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+}
+
+}  // namespace
+}  // namespace syncstress
