@@ -50,8 +50,9 @@ std::unique_ptr<Strategy> make_strategy(std::string_view name, std::uint64_t see
 /// parameters. Throws StrategyError when a parameter has no '='.
 std::pair<std::string, StrategyParams> parse_strategy_description(std::string_view description);
 
-/// make_strategy() from a description and seed: regenerates the execution a schedule was
-/// recorded from (its first execution is the recorded one) without replaying its choices.
+/// make_strategy() from a description and seed. For random and pct this regenerates the
+/// execution a schedule was recorded from (it is the new strategy's first execution) without
+/// its choices; round-robin has one execution anyway; exhaustive starts its search over.
 std::unique_ptr<Strategy> make_strategy_from_description(std::string_view description,
                                                          std::uint64_t seed);
 

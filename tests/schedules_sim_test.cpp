@@ -52,7 +52,7 @@ void contended_program() {
   ready.store(1, std::memory_order_release);
   Sim::wake_by_address_all(ready);
   waiter.join();
-  Sim::check(counter.load() == 6, "every increment counted");
+  Sim::check(counter.load(std::memory_order_seq_cst) == 6, "every increment counted");
 }
 
 // Two read-modify-write increments done as a separate load and store: an update can be lost.
@@ -60,15 +60,15 @@ void lost_update_program() {
   Sim::atomic<int> x{0};
   auto increment = [&] {
     for (int i = 0; i < 2; ++i) {
-      const int v = x.load();
-      x.store(v + 1);
+      const int v = x.load(std::memory_order_seq_cst);
+      x.store(v + 1, std::memory_order_seq_cst);
     }
   };
   Sim::thread a(increment);
   Sim::thread b(increment);
   a.join();
   b.join();
-  Sim::check(x.load() == 4, "no increment lost");
+  Sim::check(x.load(std::memory_order_seq_cst) == 4, "no increment lost");
 }
 
 sim::Options with_faults() {
@@ -163,15 +163,15 @@ void depth_two_program() {
   Sim::atomic<int> s{0};
   Sim::atomic<int> noise{0};
   Sim::thread a([&] {
-    for (int i = 0; i < 4; ++i) noise.fetch_add(1);
-    s.store(1);
-    s.store(2);
-    for (int i = 0; i < 4; ++i) noise.fetch_add(1);
+    for (int i = 0; i < 4; ++i) noise.fetch_add(1, std::memory_order_seq_cst);
+    s.store(1, std::memory_order_seq_cst);
+    s.store(2, std::memory_order_seq_cst);
+    for (int i = 0; i < 4; ++i) noise.fetch_add(1, std::memory_order_seq_cst);
   });
   Sim::thread b([&] {
-    for (int i = 0; i < 4; ++i) noise.fetch_add(1);
-    Sim::check(s.load() != 1, "B read A's intermediate state");
-    for (int i = 0; i < 4; ++i) noise.fetch_add(1);
+    for (int i = 0; i < 4; ++i) noise.fetch_add(1, std::memory_order_seq_cst);
+    Sim::check(s.load(std::memory_order_seq_cst) != 1, "B read A's intermediate state");
+    for (int i = 0; i < 4; ++i) noise.fetch_add(1, std::memory_order_seq_cst);
   });
   a.join();
   b.join();
@@ -247,10 +247,10 @@ TEST(SimSchedules, ExhaustiveExploresEveryExecutionOfASmallProgramExactlyOnce) {
       const sim::ExecutionResult r = runtime.run(exhaustive, [&] {
         Sim::atomic<int> x{0};
         Sim::thread a([&] {
-          for (int i = 0; i < m; ++i) order.push_back((x.store(1), 1));
+          for (int i = 0; i < m; ++i) order.push_back((x.store(1, std::memory_order_seq_cst), 1));
         });
         Sim::thread b([&] {
-          for (int i = 0; i < m; ++i) order.push_back((x.store(2), 2));
+          for (int i = 0; i < m; ++i) order.push_back((x.store(2, std::memory_order_seq_cst), 2));
         });
         a.join();
         b.join();
@@ -288,8 +288,8 @@ void mutex_handoff_program() {
   auto worker = [&] {
     for (int i = 0; i < 60; ++i) {
       m.lock();
-      Sim::check(inside.fetch_add(1) == 0, "mutual exclusion");
-      inside.fetch_sub(1);
+      Sim::check(inside.fetch_add(1, std::memory_order_seq_cst) == 0, "mutual exclusion");
+      inside.fetch_sub(1, std::memory_order_seq_cst);
       m.unlock();
     }
   };
