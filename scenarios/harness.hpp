@@ -208,38 +208,44 @@ class WaitBook {
   std::uint64_t serials_ = 0;
 };
 
-/// Wraps a primitive's awaitable so the WaitBook learns when the coroutine is queued.
-template <class Inner>
+/// Wraps a primitive's awaitable and calls `queued()` once the primitive's await_suspend has
+/// returned with the coroutine suspended: from then on the coroutine is certainly in line.
+template <class Inner, class OnQueued>
 struct settling {
   Inner inner;
-  WaitBook* book;
-  WaitBook::Ticket ticket;
+  OnQueued queued;
 
   bool await_ready() { return inner.await_ready(); }
   template <class Handle>
   auto await_suspend(Handle h) {
-    // Copies first: once the inner await_suspend has queued the coroutine, another thread may
+    // A copy first: once the inner await_suspend has queued the coroutine, another thread may
     // resume it (and end this awaiter's life) before the call returns here.
-    WaitBook* b = book;
-    const WaitBook::Ticket t = ticket;
+    OnQueued notify = queued;
     using R = decltype(inner.await_suspend(h));
     if constexpr (std::is_void_v<R>) {
       inner.await_suspend(h);
-      b->settle(t);
+      notify();
     } else if constexpr (std::is_same_v<R, bool>) {
       const bool suspended = inner.await_suspend(h);
-      if (suspended) b->settle(t);
+      if (suspended) notify();
       return suspended;
     } else {
       auto next = inner.await_suspend(h);
-      b->settle(t);
+      notify();
       return next;
     }
   }
   decltype(auto) await_resume() { return inner.await_resume(); }
 };
-template <class Inner>
-settling(Inner, WaitBook*, WaitBook::Ticket) -> settling<Inner>;
+template <class Inner, class OnQueued>
+settling(Inner, OnQueued) -> settling<Inner, OnQueued>;
+
+/// settling for a WaitBook ticket.
+struct settle_in_book {
+  WaitBook* book;
+  WaitBook::Ticket ticket;
+  void operator()() const { book->settle(ticket); }
+};
 
 /// Holders of a primitive right now, in Platform cells so Relacy can check them later.
 struct Occupancy {
@@ -264,6 +270,23 @@ struct Occupancy {
 /// (and to break in, if the primitive lets them) while the section is held.
 inline void hold(Sim::atomic<std::int64_t>& work, std::int64_t steps) {
   for (std::int64_t i = 0; i < steps; ++i) work.fetch_add(1, std::memory_order_relaxed);
+}
+
+/// Runs `t` on the calling thread and blocks the thread until the task has finished, wherever
+/// it was resumed (an async primitive may resume it on a pool worker). A task that never
+/// finishes leaves the caller blocked on an atomic named `what`, so the runtime's deadlock
+/// report says what was being waited for.
+inline void run_to_end(Task t, const std::string& what) {
+  Sim::atomic<std::int32_t> finished{0};
+  sim::set_name(&finished, what);
+  auto signal = [](Task inner, Sim::atomic<std::int32_t>& flag) -> Task {
+    co_await std::move(inner);
+    flag.store(1, std::memory_order_release);  // pairs with the acquire load below
+    Sim::wake_by_address_all(flag);
+  };
+  Task whole = signal(std::move(t), finished);
+  whole.start();
+  while (finished.load(std::memory_order_acquire) == 0) Sim::wait_on_address(finished, 0);
 }
 
 /// The actors of one execution. Lives on the main thread's stack; run() spawns one simulated

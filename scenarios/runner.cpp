@@ -179,8 +179,14 @@ struct Cell {
   Body body;
   std::map<std::string, std::string> overrides;
 
-  sim::ExecutionResult execute(Strategy& strategy, Observations& obs, bool trace) const {
-    sim::Runtime runtime(runtime_options(params, trace));
+  /// A runtime for this cell's options; reuse it across executions (it keeps its fibers'
+  /// stacks).
+  std::unique_ptr<sim::Runtime> runtime(bool trace) const {
+    return std::make_unique<sim::Runtime>(runtime_options(params, trace));
+  }
+
+  sim::ExecutionResult execute(sim::Runtime& runtime, Strategy& strategy,
+                               Observations& obs) const {
     return runtime.run(strategy, [&] { body(obs, params); });
   }
 
@@ -221,13 +227,14 @@ std::variant<std::vector<std::string>, std::string> confirm(const Cell& cell,
                                                             const Schedule& schedule,
                                                             const Judgement& expected) {
   std::string first_trace;
+  const auto runtime = cell.runtime(/*trace=*/true);
   for (int round = 0; round < 2; ++round) {
     ReplayStrategy replay(schedule);
     replay.new_execution();
     Observations obs;
     sim::ExecutionResult r;
     try {
-      r = cell.execute(replay, obs, /*trace=*/true);
+      r = cell.execute(*runtime, replay, obs);
       replay.finish();
     } catch (const ScheduleDivergence& e) {
       return std::string("the replay diverged from the recorded schedule: ") + e.what();
@@ -274,9 +281,10 @@ CellResult run_cell(const Cell& cell, const RunConfig& config) {
   bool any_unclaimed_break = false;
   std::optional<Violation> evidence;  // the first unclaimed break, kept for a measured cell
   out.verdict = Verdict::pass;
+  const auto runtime = cell.runtime(/*trace=*/false);
   while (out.executions < executions && elapsed() < budget && recorder.new_execution()) {
     Observations obs;
-    const auto r = cell.execute(recorder, obs, /*trace=*/false);
+    const auto r = cell.execute(*runtime, recorder, obs);
     ++out.executions;
     out.steps += r.steps;
     const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
@@ -415,7 +423,7 @@ ReplayOutcome replay(const ReplayConfig& config) {
   Observations obs;
   sim::ExecutionResult r;
   try {
-    r = cell.execute(strategy, obs, /*trace=*/true);
+    r = cell.execute(*cell.runtime(/*trace=*/true), strategy, obs);
     strategy.finish();
   } catch (const ScheduleDivergence& e) {
     throw UsageError(std::string("--schedule does not fit scenario '") + preset.name +

@@ -4,8 +4,8 @@
 //
 // Checks: no destroyed frame is ever resumed and none is destroyed while queued on the pool
 // (the runtime's frame tracker), the other waiters still get through (else a deadlock), and
-// no ownership or token is lost: once everyone is done, a fresh acquisition must succeed at
-// once. The canceller only destroys a waiter that has not yet run past its await, which it
+// no ownership or token is lost: once everyone is done, a fresh acquisition must get through
+// (else a deadlock naming that acquisition). The canceller only destroys a waiter that has not yet run past its await, which it
 // knows from a flag the waiter sets in the same step it is resumed: destroying a frame that is
 // running would be the harness's bug, not the primitive's.
 #pragma once
@@ -36,26 +36,30 @@ struct Context {
   const Params& params;
   Occupancy occupancy;
   Sim::atomic<std::int64_t> work{0};
-  std::vector<std::unique_ptr<Sim::cell<bool>>> resumed;
+  // Per waiter: 0 not yet queued, 1 queued, 2 resumed.
+  std::vector<std::unique_ptr<Sim::cell<int>>> stage;
 
-  void mark_resumed(std::size_t i) {
-    resumed[i]->with_mut([](bool& v) { v = true; });
+  void mark(std::size_t i, int v) {
+    stage[i]->with_mut([v](int& s) { s = std::max(s, v); });
   }
-  bool was_resumed(std::size_t i) const {
-    return resumed[i]->with([](const bool& v) { return v; });
+  bool cancellable(std::size_t i) const {
+    return stage[i]->with([](const int& s) { return s == 1; });
+  }
+  auto on_queued(std::size_t i) {
+    return [this, i] { mark(i, 1); };
   }
 };
 
-// Waiters co_await the primitive's own awaitable directly (no wrapper coroutine), so the flag
+// Waiters co_await the primitive's own awaitable (no wrapper coroutine), so the "resumed" mark
 // is set in the very step the frame is resumed.
 template <Kind K, class Prim>
 Task exclusive_waiter(Context& c, Prim& p, std::size_t me, std::int64_t capacity) {
   if constexpr (K == Kind::semaphore) {
-    co_await p.acquire();
+    co_await settling{p.acquire(), c.on_queued(me)};
   } else {
-    co_await p.lock();
+    co_await settling{p.lock(), c.on_queued(me)};
   }
-  c.mark_resumed(me);
+  c.mark(me, 2);
   const auto holders = c.occupancy.add_exclusive(1);
   c.judge.require(kMutualExclusion, holders <= capacity && c.occupancy.shared_now() == 0,
                   std::to_string(holders) + " holders where at most " +
@@ -71,8 +75,8 @@ Task exclusive_waiter(Context& c, Prim& p, std::size_t me, std::int64_t capacity
 
 template <class Prim>
 Task shared_waiter(Context& c, Prim& p, std::size_t me) {
-  co_await p.lock_shared();
-  c.mark_resumed(me);
+  co_await settling{p.lock_shared(), c.on_queued(me)};
+  c.mark(me, 2);
   c.occupancy.add_shared(1);
   c.judge.require(kMutualExclusion, c.occupancy.exclusive_now() == 0,
                   "a shared holder entered while an exclusive holder is inside");
@@ -112,7 +116,7 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   const auto cancellations = std::min<std::size_t>(waiters, p.integer("cancellations"));
   const auto writers = static_cast<std::size_t>(p.integer("writers"));
   const auto capacity = K == Kind::semaphore ? p.integer("capacity") : 1;
-  for (std::size_t i = 0; i < waiters; ++i) c.resumed.push_back(std::make_unique<Sim::cell<bool>>(false));
+  for (std::size_t i = 0; i < waiters; ++i) c.stage.push_back(std::make_unique<Sim::cell<int>>(0));
   obs.actors.resize(waiters);
 
   std::optional<Prim> storage;
@@ -122,11 +126,7 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
     storage.emplace();
   }
   Prim& prim = *storage;
-  {
-    Task first = take_all<K>(prim, capacity);
-    first.start();
-    Sim::check(first.done(), "scenario setup: the fresh primitive could not be taken at once");
-  }
+  run_to_end(take_all<K>(prim, capacity), "the scenario's first acquisition");
 
   Actors group;
   for (std::size_t i = 0; i < waiters; ++i) {
@@ -143,7 +143,7 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   group.add([&]() -> Task {
     for (std::size_t v = 0; v < cancellations; ++v) {
       c.work.fetch_add(1, std::memory_order_relaxed);  // a scheduling point before each cancel
-      if (!c.was_resumed(v)) {
+      if (c.cancellable(v)) {
         group.task_of(v).destroy();
         ++obs.numbers["cancelled"];
         group.cancelled();
@@ -159,17 +159,12 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   });
   group.run();
 
-  // Nothing lost: with everyone gone, the primitive must be free again.
-  Task last = take_all<K>(prim, capacity);
-  last.start();
-  if (!last.done()) {
-    obs.fail(std::string(to_string(kCancellationSafety)),
-             "after every waiter finished or was cancelled, the primitive could not be taken "
-             "again: a cancelled waiter took ownership or a token with it");
-    last.destroy();
-  } else {
-    give_all<K>(prim, capacity);
-  }
+  // Nothing lost: with everyone gone, the primitive must be free again. If a cancelled waiter
+  // took ownership or a token with it, this blocks for good and the runtime reports a
+  // deadlock naming this wait.
+  run_to_end(take_all<K>(prim, capacity),
+             "the final acquisition, after every waiter finished or was cancelled");
+  give_all<K>(prim, capacity);
 }
 
 }  // namespace syncstress::scenarios::cancellation

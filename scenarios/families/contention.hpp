@@ -95,15 +95,15 @@ struct Access {
         p.lock();
       }
     } else if constexpr (K == Kind::semaphore) {
-      co_await settling{p.acquire(), &c.book, ticket};
+      co_await settling{p.acquire(), settle_in_book{&c.book, ticket}};
     } else if constexpr (K == Kind::shared_mutex) {
       if (shared) {
-        co_await settling{p.lock_shared(), &c.book, ticket};
+        co_await settling{p.lock_shared(), settle_in_book{&c.book, ticket}};
       } else {
-        co_await settling{p.lock(), &c.book, ticket};
+        co_await settling{p.lock(), settle_in_book{&c.book, ticket}};
       }
     } else {
-      co_await settling{p.lock(), &c.book, ticket};
+      co_await settling{p.lock(), settle_in_book{&c.book, ticket}};
     }
     c.judge_acquisition(c.book.acquired(ticket));
   }

@@ -118,7 +118,12 @@ class [[nodiscard]] task {
 
   /// Destroys the frame in whatever state it is; a no-op for an empty task.
   void destroy() noexcept {
-    if (h_) std::exchange(h_, {}).destroy();
+    if (!h_) return;
+    auto h = std::exchange(h_, {});
+    // Announced before the destructors run: they may take locks (an awaiter unlinking its
+    // node), and a thread that resumes the frame meanwhile must find it already dead.
+    P::frame_destroyed(h);
+    h.destroy();
   }
 
   /// The coroutine's exception, rethrown, if it ended with one.
