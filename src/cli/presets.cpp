@@ -11,6 +11,8 @@
 namespace syncstress::cli {
 
 std::filesystem::path scenarios_dir() {
+  // Read once, before any thread exists: getenv's lack of thread safety cannot bite here.
+  // NOLINTNEXTLINE(concurrency-mt-unsafe)
   if (const char* dir = std::getenv("SYNCSTRESS_SCENARIOS_DIR"); dir && *dir) return dir;
   return std::filesystem::path(SYNCSTRESS_SOURCE_DIR) / "scenarios";
 }

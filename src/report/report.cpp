@@ -281,6 +281,7 @@ void print_table(std::ostream& out, const nlohmann::json& report) {
   };
   print_row(header);
   std::vector<std::string> rule;
+  rule.reserve(width.size());
   for (std::size_t w : width) rule.emplace_back(w, '-');
   print_row(rule);
   for (const auto& row : rows) print_row(row);
