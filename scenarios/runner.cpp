@@ -422,13 +422,21 @@ ReplayOutcome replay(const ReplayConfig& config) {
   strategy.new_execution();
   Observations obs;
   sim::ExecutionResult r;
+  auto diverged = [&](const std::string& what) {
+    return UsageError(std::string("--schedule does not fit scenario '") + preset.name +
+                      "' on primitive '" + config.primitive + "': " + what +
+                      " (same scenario, primitive and --set values as the recorded run?)");
+  };
   try {
     r = cell.execute(*cell.runtime(/*trace=*/true), strategy, obs);
     strategy.finish();
   } catch (const ScheduleDivergence& e) {
-    throw UsageError(std::string("--schedule does not fit scenario '") + preset.name +
-                     "' on primitive '" + config.primitive + "': " + e.what() +
-                     " (same --set values as the recorded run?)");
+    throw diverged(e.what());
+  }
+  // The runtime turns a strategy's exception inside an execution into an outcome.
+  if (r.outcome == sim::Outcome::exception &&
+      r.message.find("diverged") != std::string::npos) {
+    throw diverged(r.message);
   }
   ReplayOutcome out;
   out.steps = r.steps;

@@ -382,7 +382,19 @@ void Engine::decide(bool yielded) {
   }
   ThreadId next = runnable_[0];
   if (n > 1) {
-    const std::size_t i = strategy_->next_thread(runnable_, cur.id, yielded);
+    std::size_t i = 0;
+    std::string refused;
+    // A strategy that throws (a replay that no longer fits the program) ends the execution
+    // here: its exception must not travel through the primitive's frames, some noexcept.
+    try {
+      i = strategy_->next_thread(runnable_, cur.id, yielded);
+    } catch (const std::exception& e) {
+      refused = e.what();
+    }
+    if (!refused.empty()) {
+      end_execution(Outcome::exception, "strategy", refused, nullptr);
+      return;
+    }
     if (i >= n) {
       end_execution(Outcome::exception, "strategy",
                     "the strategy chose index " + std::to_string(i) + " among " +
@@ -401,7 +413,17 @@ void Engine::decide(bool yielded) {
 
 std::uint64_t Engine::choose(std::uint64_t bound) {
   if (bound < 2 || aborting_) return 0;
-  const std::uint64_t v = strategy_->next_u64(bound);
+  std::uint64_t v = 0;
+  std::string refused;
+  try {
+    v = strategy_->next_u64(bound);
+  } catch (const std::exception& e) {
+    refused = e.what();
+  }
+  if (!refused.empty()) {
+    end_execution(Outcome::exception, "strategy", refused, nullptr);
+    return 0;
+  }
   return v < bound ? v : bound - 1;
 }
 

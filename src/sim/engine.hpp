@@ -241,7 +241,7 @@ class Engine {
   /// Asks the strategy for a number in [0, bound); 0 without asking when bound < 2.
   std::uint64_t choose(std::uint64_t bound);
   /// A fault injection point: asks next_u64(2) only when `enabled`.
-  bool inject(bool enabled) { return enabled && !aborting_ && strategy_->next_u64(2) == 1; }
+  bool inject(bool enabled) { return enabled && !aborting_ && choose(2) == 1; }
   /// Ends the execution with a violation at `loc` (first one wins). Returns only during
   /// teardown, without throwing.
   void violation(Outcome outcome, std::string_view property, std::string message,
