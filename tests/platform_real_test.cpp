@@ -626,6 +626,30 @@ TEST(RealExecutor, PendingResumeOnSignalDoesNotOccupyAPoolWorker) {
   spin_until([&] { return resumed.load(std::memory_order_acquire) == pending; });
 }
 
+// exit() runs the pool's destructor, which stops and joins every worker; a worker left
+// blocked or a join on a dead thread would hang or crash the child instead of exiting 0.
+TEST(RealExecutor, PoolJoinsItsWorkersCleanlyAtExit) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");  // the pool may already run in this process
+  Watchdog dog("pool shutdown at exit");
+  EXPECT_EXIT(
+      {
+        std::atomic<int> finished{0};
+        auto body = [&]() -> task<Real> {
+          co_await post_to_pool{};
+          co_await park_and_count{finished};
+        };
+        std::vector<task<Real>> tasks;
+        for (int i = 0; i < 8; ++i) {
+          tasks.push_back(body());
+          tasks.back().start();
+        }
+        spin_until([&] { return finished.load(std::memory_order_acquire) == 8; });
+        tasks.clear();
+        std::exit(finished.load() == 8 ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
 TEST(RealExecutor, ResumeRunsTheCoroutineOnTheCallingThread) {
   std::thread::id ran_on;
   auto body = [&]() -> task<Real> {

@@ -343,8 +343,9 @@ struct Real {
 
   /// Queues h to run (through Real::resume) on a pool worker. The pool has
   /// max(2, hardware_concurrency) threads, starts on first use and is joined at process
-  /// exit: a handle still queued then is never resumed, and posting during static
-  /// destruction is undefined.
+  /// exit: a handle still queued then is never resumed, exit waits for the coroutine each
+  /// worker is running to suspend or finish, and posting during static destruction is
+  /// undefined.
   static void post(std::coroutine_handle<> h, source_location = source_location::current()) {
     real_detail::pool_post(h);
   }
