@@ -46,9 +46,9 @@ class ReplayCommand final : public Command {
     auto* verbose = sub_->add_flag("--verbose,-v", verbose_, "Print the whole trace");
     quiet->excludes(verbose);
     sub_->footer(
-        "Examples:\n  syncstress replay results/runs/20250101T000000Z-mutex-safety.json "
-        "--violation 1\n  syncstress replay --scenario mutex-safety --primitive mutex_part1 "
-        "--schedule 'SCHEDULE' --seed 7");
+        "Examples:\n  syncstress replay part8.json --violation 1\n"
+        "  syncstress replay --scenario shared-mutex-starvation --primitive shared_mutex_part8 "
+        "--schedule SCHEDULE\n(SCHEDULE: a violation's \"schedule\" in a report)");
   }
 
   CLI::App* subcommand() const override { return sub_; }

@@ -72,7 +72,7 @@ class RunCommand final : public Command {
         ->type_name("NAME")
         ->allow_extra_args(false);
     sub_->add_option("--schedule", schedule_,
-                     "Strategy, with optional parameters: pct, pct:d=3 (see: list schedules; "
+                     "Strategy: random, pct, round-robin, exhaustive (see: list schedules; "
                      "default: the preset's)")
         ->type_name("NAME");
     sub_->add_option("--seed", seed_, "First seed, 0..2^64-1 (default: the preset's)")
@@ -95,7 +95,7 @@ class RunCommand final : public Command {
     quiet->excludes(verbose);
     sub_->footer(
         "Examples:\n  syncstress run --scenario shared-mutex-starvation\n"
-        "  syncstress run --scenario mutex-fairness --primitive mutex_part1 --seed 7 "
+        "  syncstress run --scenario mutex-fairness --primitive ticket_mutex --seed 7 "
         "--executions 200\n  syncstress run --all --quiet --out all.json");
   }
 

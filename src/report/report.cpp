@@ -280,10 +280,12 @@ void print_table(std::ostream& out, const nlohmann::json& report) {
     out << line << '\n';
   };
   print_row(header);
-  std::vector<std::string> rule;
-  rule.reserve(width.size());
-  for (std::size_t w : width) rule.emplace_back(w, '-');
-  print_row(rule);
+  std::string rule;
+  for (std::size_t c = 0; c < width.size(); ++c) {
+    if (c) rule += "-+-";
+    rule.append(width[c], '-');
+  }
+  out << rule << '\n';
   for (const auto& row : rows) print_row(row);
   if (rows.empty()) out << "(no cells)\n";
 }
