@@ -76,9 +76,8 @@ std::optional<Body> bind_one(Family family, std::uint32_t claims) {
   switch (family) {
     case Family::safety:
       if constexpr (K != Kind::work_queue) {
-        return Body([claims](Observations& o, const Params& p) {
-          safety::run<K, M, Prim>(o, claims, p);
-        });
+        return Body(
+            [claims](Observations& o, const Params& p) { safety::run<K, M, Prim>(o, claims, p); });
       }
       break;
     case Family::fairness:
@@ -110,9 +109,8 @@ std::optional<Body> bind_one(Family family, std::uint32_t claims) {
           work_queue::run<K, M, Prim>(o, claims, p);
         });
       } else {
-        return Body([claims](Observations& o, const Params& p) {
-          safety::run<K, M, Prim>(o, claims, p);
-        });
+        return Body(
+            [claims](Observations& o, const Params& p) { safety::run<K, M, Prim>(o, claims, p); });
       }
   }
   return std::nullopt;

@@ -99,8 +99,7 @@ bool Params::boolean(std::string_view key) const { return integer(key) != 0; }
 std::map<std::string, std::string> Params::as_strings() const {
   std::map<std::string, std::string> out;
   for (const auto& [k, v] : values_) {
-    out[k] = types_.at(k) == ParamSpec::Type::boolean ? (v ? "true" : "false")
-                                                      : std::to_string(v);
+    out[k] = types_.at(k) == ParamSpec::Type::boolean ? (v ? "true" : "false") : std::to_string(v);
   }
   return out;
 }

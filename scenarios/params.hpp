@@ -18,8 +18,8 @@ namespace syncstress::scenarios {
 struct ParamSpec {
   std::string name;
   enum class Type { integer, boolean } type = Type::integer;
-  std::int64_t min = 0;  ///< inclusive; integers only
-  std::int64_t max = 0;  ///< inclusive; integers only
+  std::int64_t min = 0;            ///< inclusive; integers only
+  std::int64_t max = 0;            ///< inclusive; integers only
   std::int64_t default_value = 0;  ///< booleans: 0 or 1
   std::string doc;
 };

@@ -88,8 +88,8 @@ Preset load_preset(const std::filesystem::path& file) {
     auto count = [&](const char* key, std::uint64_t& out, std::uint64_t lo) {
       if (!s.contains(key)) return;
       if (!s[key].is_number_unsigned() || s[key].get<std::uint64_t>() < lo) {
-        bad(file, std::string("\"schedule.") + key + "\" must be an integer >= " +
-                      std::to_string(lo));
+        bad(file,
+            std::string("\"schedule.") + key + "\" must be an integer >= " + std::to_string(lo));
       }
       out = s[key].get<std::uint64_t>();
     };

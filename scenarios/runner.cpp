@@ -2,6 +2,8 @@
 // until the budget is spent or a claimed property breaks; then the verdict, the metrics, and
 // for a failure a counterexample that has been replayed (twice, with traces compared byte
 // for byte) before it is reported.
+#include "runner.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -9,7 +11,6 @@
 #include <variant>
 
 #include "cli/names.hpp"
-#include "runner.hpp"
 #include "scenarios/cell.hpp"
 #include "schedules/recording_strategy.hpp"
 #include "schedules/replay_strategy.hpp"
@@ -162,7 +163,8 @@ std::vector<std::string> split_lines(const std::string& text) {
 }
 
 std::string shell_word(const std::string& s) {
-  if (s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:/=~,") ==
+  if (s.find_first_not_of(
+          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:/=~,") ==
       std::string::npos) {
     return s;
   }
@@ -185,8 +187,7 @@ struct Cell {
     return std::make_unique<sim::Runtime>(runtime_options(params, trace));
   }
 
-  sim::ExecutionResult execute(sim::Runtime& runtime, Strategy& strategy,
-                               Observations& obs) const {
+  sim::ExecutionResult execute(sim::Runtime& runtime, Strategy& strategy, Observations& obs) const {
     return runtime.run(strategy, [&] { body(obs, params); });
   }
 
@@ -208,14 +209,15 @@ Cell make_cell(const Preset& preset, const PrimitiveInfo& prim,
   c.preset = preset;
   c.primitive = &prim;
   c.overrides = overrides;
-  c.params = Params::resolve(all_specs(preset.family), preset.parameters, overrides,
-                             preset.file.string());
+  c.params =
+      Params::resolve(all_specs(preset.family), preset.parameters, overrides, preset.file.string());
   auto body = bind(preset.family, prim.name, prim.claims);
   if (!body) {
     throw UsageError("scenario '" + preset.name + "' (" + std::string(to_string(preset.family)) +
-                     ", " + std::string(to_string(preset.kind)) + ") does not apply to primitive '" +
-                     std::string(prim.name) + "' (" + std::string(to_string(prim.kind)) + ", " +
-                     std::string(to_string(prim.mode)) + ")");
+                     ", " + std::string(to_string(preset.kind)) +
+                     ") does not apply to primitive '" + std::string(prim.name) + "' (" +
+                     std::string(to_string(prim.kind)) + ", " + std::string(to_string(prim.mode)) +
+                     ")");
   }
   c.body = std::move(*body);
   return c;
@@ -434,8 +436,7 @@ ReplayOutcome replay(const ReplayConfig& config) {
     throw diverged(e.what());
   }
   // The runtime turns a strategy's exception inside an execution into an outcome.
-  if (r.outcome == sim::Outcome::exception &&
-      r.message.find("diverged") != std::string::npos) {
+  if (r.outcome == sim::Outcome::exception && r.message.find("diverged") != std::string::npos) {
     throw diverged(r.message);
   }
   ReplayOutcome out;

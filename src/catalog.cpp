@@ -5,11 +5,16 @@ namespace syncstress {
 
 std::string_view to_string(Kind kind) {
   switch (kind) {
-    case Kind::mutex: return "mutex";
-    case Kind::shared_mutex: return "shared_mutex";
-    case Kind::semaphore: return "semaphore";
-    case Kind::event: return "event";
-    case Kind::work_queue: return "work_queue";
+    case Kind::mutex:
+      return "mutex";
+    case Kind::shared_mutex:
+      return "shared_mutex";
+    case Kind::semaphore:
+      return "semaphore";
+    case Kind::event:
+      return "event";
+    case Kind::work_queue:
+      return "work_queue";
   }
   return "?";
 }
@@ -18,12 +23,18 @@ std::string_view to_string(Mode mode) { return mode == Mode::sync ? "sync" : "as
 
 std::string_view to_string(Claim claim) {
   switch (claim) {
-    case kMutualExclusion: return "mutual_exclusion";
-    case kFifoHandoff: return "fifo_handoff";
-    case kStarvationFreedom: return "starvation_freedom";
-    case kCancellationSafety: return "cancellation_safety";
-    case kSpuriousWakeupTolerance: return "spurious_wakeup_tolerance";
-    case kNoLostWakeups: return "no_lost_wakeups";
+    case kMutualExclusion:
+      return "mutual_exclusion";
+    case kFifoHandoff:
+      return "fifo_handoff";
+    case kStarvationFreedom:
+      return "starvation_freedom";
+    case kCancellationSafety:
+      return "cancellation_safety";
+    case kSpuriousWakeupTolerance:
+      return "spurious_wakeup_tolerance";
+    case kNoLostWakeups:
+      return "no_lost_wakeups";
   }
   return "?";
 }

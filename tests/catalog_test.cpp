@@ -1,9 +1,9 @@
+#include "primitives/catalog.hpp"
+
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
-
-#include "primitives/catalog.hpp"
 
 namespace syncstress {
 namespace {

@@ -69,15 +69,14 @@ TEST(ScenariosRunner, FifoClaimIsJudgedOnlyWhereClaimed) {
 }
 
 TEST(ScenariosRunner, CancelledWaiterOfTheAsPublishedLibraryIsResumedAfterDestruction) {
-  const auto cell =
-      only_cell(run_matrix(one_cell("cancellation-during-resume", "mutex_part7")));
+  const auto cell = only_cell(run_matrix(one_cell("cancellation-during-resume", "mutex_part7")));
   ASSERT_EQ(cell.verdict, Verdict::fail);
   EXPECT_EQ(cell.violations.front().property, "resume-after-destroy");
 }
 
 TEST(ScenariosRunner, WorkQueuesProcessEveryItemExactlyOnceUnderSpuriousWakeUps) {
-  const auto cell = only_cell(
-      run_matrix(one_cell("work-queue-spurious-wakeups", "work_queue_wait_on_address")));
+  const auto cell =
+      only_cell(run_matrix(one_cell("work-queue-spurious-wakeups", "work_queue_wait_on_address")));
   EXPECT_EQ(cell.verdict, Verdict::pass);
   EXPECT_GT(cell.metrics.at("items_processed").get<double>(), 0);
 }
@@ -124,12 +123,11 @@ TEST(ScenariosParams, PresetValuesAndOverridesAreCheckedAgainstTheSpecs) {
       {"n", ParamSpec::Type::integer, 1, 5, 2, "a count"},
       {"flag", ParamSpec::Type::boolean, 0, 1, 0, "a switch"},
   };
-  const auto p = scenarios::Params::resolve(specs, nlohmann::json{{"n", 3}},
-                                            {{"flag", "true"}}, "test");
+  const auto p =
+      scenarios::Params::resolve(specs, nlohmann::json{{"n", 3}}, {{"flag", "true"}}, "test");
   EXPECT_EQ(p.integer("n"), 3);
   EXPECT_TRUE(p.boolean("flag"));
-  EXPECT_THROW(scenarios::Params::resolve(specs, nlohmann::json{{"n", 6}}, {}, "test"),
-               UsageError);
+  EXPECT_THROW(scenarios::Params::resolve(specs, nlohmann::json{{"n", 6}}, {}, "test"), UsageError);
   EXPECT_THROW(scenarios::Params::resolve(specs, nlohmann::json{{"n", "3"}}, {}, "test"),
                UsageError);
   EXPECT_THROW(scenarios::Params::resolve(specs, {}, {{"n", "3x"}}, "test"), UsageError);

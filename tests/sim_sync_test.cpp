@@ -62,7 +62,7 @@ int wait_returns_until_set(bool spurious) {
     const bool traced_spurious = r.format_trace().find("spurious") != std::string::npos;
     if (traced_spurious) ++executions_with_spurious_returns;
     if (!spurious) {
-      EXPECT_LE(returns, 1);  // only the real wake (or none, if the store came first)
+      EXPECT_LE(returns, 1);            // only the real wake (or none, if the store came first)
       EXPECT_EQ(s.number_choices, 0u);  // the fault choice is never even asked
     }
   }
@@ -286,8 +286,7 @@ TEST(SimSync, DelayedPostedWorkLetsTheWorkerTakeANewerItemOnlyWhenEnabled) {
     // Main keeps running until it yields (both items are queued by then); numbers pick the
     // newest item.
     struct PickNewest : sim_test::LowestStrategy {
-      std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId,
-                              bool yielded) override {
+      std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId, bool yielded) override {
         return yielded ? runnable.size() - 1 : 0;
       }
       std::uint64_t next_u64(std::uint64_t bound) override { return bound - 1; }

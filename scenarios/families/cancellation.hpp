@@ -5,9 +5,9 @@
 // Checks: no destroyed frame is ever resumed and none is destroyed while queued on the pool
 // (the runtime's frame tracker), the other waiters still get through (else a deadlock), and
 // no ownership or token is lost: once everyone is done, a fresh acquisition must get through
-// (else a deadlock naming that acquisition). The canceller only destroys a waiter that has not yet run past its await, which it
-// knows from a flag the waiter sets in the same step it is resumed: destroying a frame that is
-// running would be the harness's bug, not the primitive's.
+// (else a deadlock naming that acquisition). The canceller only destroys a waiter that has not yet
+// run past its await, which it knows from a flag the waiter sets in the same step it is resumed:
+// destroying a frame that is running would be the harness's bug, not the primitive's.
 #pragma once
 
 #include <string>
@@ -62,8 +62,8 @@ Task exclusive_waiter(Context& c, Prim& p, std::size_t me, std::int64_t capacity
   c.mark(me, 2);
   const auto holders = c.occupancy.add_exclusive(1);
   c.judge.require(kMutualExclusion, holders <= capacity && c.occupancy.shared_now() == 0,
-                  std::to_string(holders) + " holders where at most " +
-                      std::to_string(capacity) + " are allowed");
+                  std::to_string(holders) + " holders where at most " + std::to_string(capacity) +
+                      " are allowed");
   hold(c.work, c.params.integer("hold_steps"));
   c.occupancy.add_exclusive(-1);
   if constexpr (K == Kind::semaphore) {

@@ -128,8 +128,8 @@ Task held(Context& c, Prim& p, bool shared, std::int64_t capacity) {
   } else {
     const auto holders = c.occupancy.add_exclusive(1);
     c.judge.require(kMutualExclusion, holders <= capacity && c.occupancy.shared_now() == 0,
-                    std::to_string(holders) + " holders where at most " +
-                        std::to_string(capacity) + " are allowed");
+                    std::to_string(holders) + " holders where at most " + std::to_string(capacity) +
+                        " are allowed");
   }
   hold(c.work, c.params.integer("hold_steps"));
   if (shared) {
@@ -203,8 +203,8 @@ template <Kind K, Mode M, class Prim>
 void run_starvation(Observations& obs, std::uint32_t claims, const Params& p) {
   Context c(obs, claims, p);
   const auto victims = static_cast<std::size_t>(K == Kind::shared_mutex ? p.integer("writers") : 1);
-  const auto stream =
-      static_cast<std::size_t>(K == Kind::shared_mutex ? p.integer("readers") : p.integer("others"));
+  const auto stream = static_cast<std::size_t>(K == Kind::shared_mutex ? p.integer("readers")
+                                                                       : p.integer("others"));
   const auto capacity = K == Kind::semaphore ? p.integer("capacity") : 1;
   obs.actors.resize(victims + stream);
   c.victims_left.with_mut([&](std::int64_t& v) { v = static_cast<std::int64_t>(victims); });

@@ -88,8 +88,8 @@ Task event_waiter(Context& c, Prim& e, Sim::cell<std::int64_t>& sets,
   const auto set_count = sets.with([](const std::int64_t& v) { return v; });
   if constexpr (Prim::kAutoReset) {
     c.judge.require(kMutualExclusion, released <= set_count,
-                    std::to_string(released) + " waiters released by " +
-                        std::to_string(set_count) + " sets of an auto-reset event");
+                    std::to_string(released) + " waiters released by " + std::to_string(set_count) +
+                        " sets of an auto-reset event");
   } else {
     c.judge.require(kMutualExclusion, set_count >= 1, "a waiter was released before any set");
   }

@@ -45,9 +45,9 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
         if (!known) return;
         ++processed;
         const int times = ++seen[static_cast<std::size_t>(item)];
-        judge.require(kNoLostWakeups, times == 1,
-                      "item " + std::to_string(item) + " processed " + std::to_string(times) +
-                          " times");
+        judge.require(
+            kNoLostWakeups, times == 1,
+            "item " + std::to_string(item) + " processed " + std::to_string(times) + " times");
       });
     }
     co_return;

@@ -69,8 +69,8 @@ concept AtomicOf = requires(typename P::template atomic<T>& a, T& expected, T va
 };
 
 template <class P, class T>
-concept IntegralAtomicOf = AtomicOf<P, T> && requires(typename P::template atomic<T>& a, T v,
-                                                      std::memory_order mo) {
+concept IntegralAtomicOf = AtomicOf<P, T> &&
+    requires(typename P::template atomic<T>& a, T v, std::memory_order mo) {
   { a.fetch_add(v, mo) } -> std::same_as<T>;
   { a.fetch_sub(v, mo) } -> std::same_as<T>;
   { a.fetch_and(v, mo) } -> std::same_as<T>;
@@ -89,39 +89,39 @@ concept Event = std::constructible_from<E, bool> && requires(E& e) {
 }  // namespace platform_detail
 
 template <class P>
-concept Platform =
-    platform_detail::IntegralAtomicOf<P, int> &&
+concept Platform = platform_detail::IntegralAtomicOf<P, int> &&
     platform_detail::IntegralAtomicOf<P, std::int32_t> &&
     platform_detail::IntegralAtomicOf<P, std::int64_t> &&
-    platform_detail::IntegralAtomicOf<P, std::uint32_t> &&
-    platform_detail::AtomicOf<P, bool> && platform_detail::AtomicOf<P, void*> &&
-    platform_detail::Event<typename P::auto_reset_event> &&
+    platform_detail::IntegralAtomicOf<P, std::uint32_t> && platform_detail::AtomicOf<P, bool> &&
+    platform_detail::AtomicOf<P, void*> && platform_detail::Event<typename P::auto_reset_event> &&
     platform_detail::Event<typename P::manual_reset_event> &&
     requires(typename P::template cell<int>& c, typename P::mutex& m,
              typename P::template atomic<std::int32_t>& word, typename P::parker& parker,
-             typename P::auto_reset_event& are, typename P::thread& t,
-             std::coroutine_handle<> h, void* frame, std::size_t n) {
-      { c.with([](const int& v) { return v; }) } -> std::same_as<int>;
-      c.with_mut([](int& v) { ++v; });
-      m.lock();
-      m.unlock();
-      { m.try_lock() } -> std::same_as<bool>;
-      P::wait_on_address(word, std::int32_t{0});
-      P::wake_by_address_single(word);
-      P::wake_by_address_all(word);
-      { P::current_parker() } -> std::same_as<typename P::parker&>;
-      parker.park();
-      parker.unpark();
-      P::yield();
-      P::post(h);
-      P::resume_on_signal(are, h);
-      P::resume(h);
-      t.join();
-      P::check(true, "what");
-      { P::frame_allocate(n) } -> std::same_as<void*>;
-      P::frame_deallocate(frame, n);
-      P::frame_created(h);
-      P::frame_destroyed(h);
-    } && std::constructible_from<typename P::thread, void (*)()>;
+             typename P::auto_reset_event& are, typename P::thread& t, std::coroutine_handle<> h,
+             void* frame, std::size_t n) {
+  {
+    c.with([](const int& v) { return v; })
+    } -> std::same_as<int>;
+  c.with_mut([](int& v) { ++v; });
+  m.lock();
+  m.unlock();
+  { m.try_lock() } -> std::same_as<bool>;
+  P::wait_on_address(word, std::int32_t{0});
+  P::wake_by_address_single(word);
+  P::wake_by_address_all(word);
+  { P::current_parker() } -> std::same_as<typename P::parker&>;
+  parker.park();
+  parker.unpark();
+  P::yield();
+  P::post(h);
+  P::resume_on_signal(are, h);
+  P::resume(h);
+  t.join();
+  P::check(true, "what");
+  { P::frame_allocate(n) } -> std::same_as<void*>;
+  P::frame_deallocate(frame, n);
+  P::frame_created(h);
+  P::frame_destroyed(h);
+} && std::constructible_from<typename P::thread, void (*)()>;
 
 }  // namespace syncstress

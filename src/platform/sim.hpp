@@ -65,29 +65,33 @@ struct Sim {
 
    public:
     atomic() noexcept(std::is_nothrow_default_constructible_v<T>) : v_() { named(); }
-    atomic(T v) noexcept : v_(v) { named(); }  // NOLINT(google-explicit-constructor): as std::atomic
+    atomic(T v) noexcept : v_(v) {
+      named();
+    }  // NOLINT(google-explicit-constructor): as std::atomic
     atomic(const atomic&) = delete;
     atomic& operator=(const atomic&) = delete;
 
     T load(std::memory_order = std::memory_order_seq_cst,
            source_location loc = source_location::current()) const {
       T r = v_;
-      op("load", [&] { return sim::detail::show(r); }, loc, kUnwind);
+      op(
+          "load", [&] { return sim::detail::show(r); }, loc, kUnwind);
       return r;
     }
     void store(T v, std::memory_order = std::memory_order_seq_cst,
                source_location loc = source_location::current()) {
       v_ = v;
-      op("store", [&] { return sim::detail::show(v); }, loc);
+      op(
+          "store", [&] { return sim::detail::show(v); }, loc);
     }
     T exchange(T v, std::memory_order = std::memory_order_seq_cst,
                source_location loc = source_location::current()) {
       T old = std::exchange(v_, v);
-      op("exchange", [&] { return arrow(old, v); }, loc, kUnwind);
+      op(
+          "exchange", [&] { return arrow(old, v); }, loc, kUnwind);
       return old;
     }
-    bool compare_exchange_weak(T& expected, T desired, std::memory_order,
-                               std::memory_order,
+    bool compare_exchange_weak(T& expected, T desired, std::memory_order, std::memory_order,
                                source_location loc = source_location::current()) {
       return cas(expected, desired, true, loc);
     }
@@ -96,8 +100,7 @@ struct Sim {
                                source_location loc = source_location::current()) {
       return cas(expected, desired, true, loc);
     }
-    bool compare_exchange_strong(T& expected, T desired, std::memory_order,
-                                 std::memory_order,
+    bool compare_exchange_strong(T& expected, T desired, std::memory_order, std::memory_order,
                                  source_location loc = source_location::current()) {
       return cas(expected, desired, false, loc);
     }
@@ -108,33 +111,28 @@ struct Sim {
     }
 
     T fetch_add(T v, std::memory_order = std::memory_order_seq_cst,
-                source_location loc = source_location::current())
-      requires std::integral<T> && (!std::same_as<T, bool>)
-    {
+                source_location loc = source_location::current()) requires std::integral<T> &&
+        (!std::same_as<T, bool>) {
       return rmw("fetch_add", static_cast<T>(v_ + v), loc);
     }
     T fetch_sub(T v, std::memory_order = std::memory_order_seq_cst,
-                source_location loc = source_location::current())
-      requires std::integral<T> && (!std::same_as<T, bool>)
-    {
+                source_location loc = source_location::current()) requires std::integral<T> &&
+        (!std::same_as<T, bool>) {
       return rmw("fetch_sub", static_cast<T>(v_ - v), loc);
     }
     T fetch_and(T v, std::memory_order = std::memory_order_seq_cst,
-                source_location loc = source_location::current())
-      requires std::integral<T> && (!std::same_as<T, bool>)
-    {
+                source_location loc = source_location::current()) requires std::integral<T> &&
+        (!std::same_as<T, bool>) {
       return rmw("fetch_and", static_cast<T>(v_ & v), loc);
     }
     T fetch_or(T v, std::memory_order = std::memory_order_seq_cst,
-               source_location loc = source_location::current())
-      requires std::integral<T> && (!std::same_as<T, bool>)
-    {
+               source_location loc = source_location::current()) requires std::integral<T> &&
+        (!std::same_as<T, bool>) {
       return rmw("fetch_or", static_cast<T>(v_ | v), loc);
     }
     T fetch_xor(T v, std::memory_order = std::memory_order_seq_cst,
-                source_location loc = source_location::current())
-      requires std::integral<T> && (!std::same_as<T, bool>)
-    {
+                source_location loc = source_location::current()) requires std::integral<T> &&
+        (!std::same_as<T, bool>) {
       return rmw("fetch_xor", static_cast<T>(v_ ^ v), loc);
     }
 
@@ -144,7 +142,8 @@ struct Sim {
       for (;;) {
         sim::detail::Engine* e = sim::detail::t_engine;
         if (!sim::detail::same_bits(v_, old)) {
-          op("wait", [&] { return "value " + sim::detail::show(v_); }, loc, kUnwind);
+          op(
+              "wait", [&] { return "value " + sim::detail::show(v_); }, loc, kUnwind);
           return;
         }
         if (e == nullptr) throw std::logic_error("Sim::atomic::wait would block forever");
@@ -180,23 +179,27 @@ struct Sim {
     }
     T rmw(std::string_view name, T next, const source_location& loc) {
       T old = std::exchange(v_, next);
-      op(name, [&] { return arrow(old, next); }, loc);
+      op(
+          name, [&] { return arrow(old, next); }, loc);
       return old;
     }
     bool cas(T& expected, T desired, bool weak, const source_location& loc) {
       const std::string_view name = weak ? "cas_weak" : "cas_strong";
       if (!sim::detail::same_bits(v_, expected)) {
         expected = v_;
-        op(name, [&] { return "failed, saw " + sim::detail::show(expected); }, loc, kUnwind);
+        op(
+            name, [&] { return "failed, saw " + sim::detail::show(expected); }, loc, kUnwind);
         return false;
       }
       auto* e = sim::detail::t_engine;
       if (weak && e && e->inject(e->options().spurious_cas_failures)) {
-        op(name, [] { return std::string("spurious failure"); }, loc, kUnwind);
+        op(
+            name, [] { return std::string("spurious failure"); }, loc, kUnwind);
         return false;
       }
       T old = std::exchange(v_, desired);
-      op(name, [&] { return arrow(old, desired); }, loc, kUnwind);
+      op(
+          name, [&] { return arrow(old, desired); }, loc, kUnwind);
       return true;
     }
 
@@ -250,8 +253,7 @@ struct Sim {
     if (auto* e = sim::detail::t_engine) e->wake_address(&a, false, "wake_single", loc);
   }
   template <class T>
-  static void wake_by_address_all(atomic<T>& a,
-                                  source_location loc = source_location::current()) {
+  static void wake_by_address_all(atomic<T>& a, source_location loc = source_location::current()) {
     if (auto* e = sim::detail::t_engine) e->wake_address(&a, true, "wake_all", loc);
   }
 
@@ -273,8 +275,8 @@ struct Sim {
   class thread {
    public:
     template <class F>
-      requires std::invocable<std::decay_t<F>&>
-    explicit thread(F&& f, source_location loc = source_location::current())
+    requires std::invocable < std::decay_t<F>
+    & > explicit thread(F&& f, source_location loc = source_location::current())
         : id_(start(std::function<void()>(std::forward<F>(f)), loc)) {}
     thread(thread&& other) noexcept
         : epoch_(other.epoch_), id_(other.id_), joinable_(std::exchange(other.joinable_, false)) {}

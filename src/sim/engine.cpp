@@ -16,8 +16,8 @@ namespace detail {
 
 namespace {
 
-constexpr std::string_view kKindNames[] = {"atomic", "mutex", "auto_event", "manual_event",
-                                           "parker", "thread", "pool", "frame", "-"};
+constexpr std::string_view kKindNames[] = {
+    "atomic", "mutex", "auto_event", "manual_event", "parker", "thread", "pool", "frame", "-"};
 
 std::size_t default_stack_size() {
 #ifdef SYNCSTRESS_ASAN
@@ -328,9 +328,8 @@ void Engine::step(Kind kind, const void* obj, std::string_view op, std::string v
   if (aborting_) budget_point();  // resumed by teardown: the op completed, return normally
 }
 
-bool Engine::block(Kind kind, const void* obj, Wait wait, std::string_view op,
-                   std::string values, const source_location& loc, std::int64_t holder,
-                   bool may_unwind) {
+bool Engine::block(Kind kind, const void* obj, Wait wait, std::string_view op, std::string values,
+                   const source_location& loc, std::int64_t holder, bool may_unwind) {
   if (aborting_) {
     if (may_unwind) {
       abort_point();
@@ -629,8 +628,7 @@ void Engine::unpark(parker& p, const source_location& loc) {
   step(Kind::parker, &p, "unpark", {}, loc);
 }
 
-void Engine::event_set(bool& signaled, bool manual, const void* obj,
-                       const source_location& loc) {
+void Engine::event_set(bool& signaled, bool manual, const void* obj, const source_location& loc) {
   const Kind kind = manual ? Kind::manual_reset_event : Kind::auto_reset_event;
   if (aborting_) {
     signaled = true;
@@ -668,14 +666,12 @@ void Engine::event_set(bool& signaled, bool manual, const void* obj,
   step(kind, obj, "set", {}, loc);
 }
 
-void Engine::event_reset(bool& signaled, bool manual, const void* obj,
-                         const source_location& loc) {
+void Engine::event_reset(bool& signaled, bool manual, const void* obj, const source_location& loc) {
   signaled = false;
   step(manual ? Kind::manual_reset_event : Kind::auto_reset_event, obj, "reset", {}, loc);
 }
 
-void Engine::event_wait(bool& signaled, bool manual, const void* obj,
-                        const source_location& loc) {
+void Engine::event_wait(bool& signaled, bool manual, const void* obj, const source_location& loc) {
   const Kind kind = manual ? Kind::manual_reset_event : Kind::auto_reset_event;
   if (aborting_) {
     abort_point();
@@ -767,8 +763,7 @@ void Engine::post(std::coroutine_handle<> h, const source_location& loc) {
     }
     if (f->queued || f->pool_wait) {
       violation(Outcome::frame_misuse, "double-resume",
-                "post of " + frame_name(*f) + ", which is already queued for resumption",
-                &loc);
+                "post of " + frame_name(*f) + ", which is already queued for resumption", &loc);
       return;
     }
     f->last_loc = loc;
@@ -889,8 +884,8 @@ void Engine::check_frames_at_end() {
     if (std::coroutine_handle<>::from_address(f.address).done()) continue;
     if (first == nullptr) first = &f;
     if (!message.empty()) message += "\n";
-    message += frame_name(f) + " (created by thread " + std::to_string(f.creator) +
-               " at step " + std::to_string(f.created_step) + ") is still suspended";
+    message += frame_name(f) + " (created by thread " + std::to_string(f.creator) + " at step " +
+               std::to_string(f.created_step) + ") is still suspended";
     if (f.has_loc) {
       message += "; last resumed or queued at " + std::string(short_file(f.last_loc.file_name())) +
                  ":" + std::to_string(f.last_loc.line());
@@ -1018,7 +1013,8 @@ Sim::parker& Sim::current_parker() {
 }
 
 void Sim::yield(source_location loc) {
-  if (Engine* e = t_engine) e->step(sim::detail::Kind::none, nullptr, "yield", {}, loc, sim::detail::Point::yield);
+  if (Engine* e = t_engine)
+    e->step(sim::detail::Kind::none, nullptr, "yield", {}, loc, sim::detail::Point::yield);
 }
 
 void Sim::post(std::coroutine_handle<> h, source_location loc) {

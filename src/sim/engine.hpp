@@ -248,8 +248,7 @@ class Engine {
                  const source_location* loc);
 
   // --- Operations with more logic than a step ------------------------------------------------
-  void wait_on_address(const void* obj, bool equal, std::string values,
-                       const source_location& loc);
+  void wait_on_address(const void* obj, bool equal, std::string values, const source_location& loc);
   /// notify_one/_all, wake_by_address_single/_all: wakes threads waiting on `obj`.
   void wake_address(const void* obj, bool all, std::string_view op, const source_location& loc);
   void mutex_lock(mutex& m, const source_location& loc);
@@ -260,8 +259,7 @@ class Engine {
   void event_set(bool& signaled, bool manual, const void* obj, const source_location& loc);
   void event_reset(bool& signaled, bool manual, const void* obj, const source_location& loc);
   void event_wait(bool& signaled, bool manual, const void* obj, const source_location& loc);
-  bool event_try_wait(bool& signaled, bool manual, const void* obj,
-                      const source_location& loc);
+  bool event_try_wait(bool& signaled, bool manual, const void* obj, const source_location& loc);
   /// Starts a user thread; returns its id.
   ThreadId spawn(std::function<void()> fn, const source_location& loc);
   /// Waits for thread `id`; from a destructor it never unwinds.
@@ -336,7 +334,7 @@ class Engine {
   std::vector<Thread*> scratch_;
   ExecutionResult result_;
   std::vector<TraceEntry> spare_trace_;  // storage handed back through recycle()
-  std::size_t last_trace_size_ = 0;     // to size the next trace in one allocation
+  std::size_t last_trace_size_ = 0;      // to size the next trace in one allocation
   std::unordered_map<const void*, std::uint32_t> serials_;  // lookup only, never iterated
   std::array<std::uint32_t, static_cast<std::size_t>(Kind::count)> kind_counts_{};
   std::map<const void*, std::string> names_;  // set inside this execution

@@ -22,9 +22,7 @@ struct EhGlobals {
   unsigned int uncaught_exceptions;
 };
 
-EhGlobals* eh_globals() noexcept {
-  return reinterpret_cast<EhGlobals*>(abi::__cxa_get_globals());
-}
+EhGlobals* eh_globals() noexcept { return reinterpret_cast<EhGlobals*>(abi::__cxa_get_globals()); }
 
 std::size_t page_size() {
   static const std::size_t size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
