@@ -12,6 +12,7 @@
 
 #include "cli/names.hpp"
 #include "scenarios/cell.hpp"
+#include "scenarios/isolation.hpp"
 #include "schedules/recording_strategy.hpp"
 #include "schedules/replay_strategy.hpp"
 #include "schedules/schedule_codec.hpp"
@@ -284,6 +285,9 @@ CellResult run_cell(const Cell& cell, const RunConfig& config) {
   std::optional<Violation> evidence;  // the first unclaimed break, kept for a measured cell
   out.verdict = Verdict::pass;
   const auto runtime = cell.runtime(/*trace=*/false);
+  // For the crash handler of an isolated cell: which execution, and its choices so far.
+  const InFlight in_flight{[&recorder] { return encode(recorder.schedule()); }, &out.executions};
+  set_in_flight(&in_flight);
   while (out.executions < executions && elapsed() < budget && recorder.new_execution()) {
     Observations obs;
     const auto r = cell.execute(*runtime, recorder, obs);
@@ -318,6 +322,7 @@ CellResult run_cell(const Cell& cell, const RunConfig& config) {
     any_unclaimed_break = true;
     evidence = std::move(v);
   }
+  set_in_flight(nullptr);
   out.elapsed_seconds = elapsed();
   out.metrics = metrics.to_json();
   out.metrics["claims_headline"] =
@@ -402,7 +407,23 @@ RunOutcome run_matrix(const RunConfig& config) {
       std::fprintf(stderr, "running %s on %s\n", cell.preset.name.c_str(),
                    std::string(cell.primitive->name).c_str());
     }
-    outcome.cells.push_back(run_cell(cell, config));
+    if (!isolation_enabled()) {
+      outcome.cells.push_back(run_cell(cell, config));
+      continue;
+    }
+    CellResult identity;
+    identity.primitive = std::string(cell.primitive->name);
+    identity.scenario = cell.preset.name;
+    identity.schedule = config.schedule.value_or(cell.preset.strategy);
+    identity.parameters = cell.params.as_strings();
+    const double budget = config.time_budget_seconds.value_or(cell.preset.time_budget_seconds);
+    auto result = run_isolated([&] { return run_cell(cell, config); }, identity, 2 * budget + 60);
+    for (auto& v : result.violations) {
+      if (v.replay_command.empty() && !v.schedule.empty()) {
+        v.replay_command = cell.replay_command(v.schedule);
+      }
+    }
+    outcome.cells.push_back(std::move(result));
   }
   return outcome;
 }
