@@ -7,6 +7,7 @@
 // leaves one blocked, which the runtime reports as a deadlock.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "scenarios/harness.hpp"
@@ -116,44 +117,48 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   Context c(obs, claims, p);
   const auto actors = p.integer("actors");
   const auto rounds = p.integer("rounds");
+  const auto capacity = p.integer("capacity");
   obs.actors.resize(static_cast<std::size_t>(actors) + 1);
+  // Everything the actors use is declared before them: if the execution ends early, the
+  // actors' frames are destroyed first, and their awaiters still reach the primitive.
+  std::optional<Prim> storage;
+  if constexpr (K == Kind::semaphore) {
+    storage.emplace(capacity);
+  } else if constexpr (K == Kind::event) {
+    storage.emplace(false);
+  } else {
+    storage.emplace();
+  }
+  Prim& prim = *storage;
+  Sim::cell<std::int64_t> sets{0};
+  Sim::cell<std::int64_t> releases{0};
   Actors group;
   if constexpr (K == Kind::mutex) {
-    Prim m;
     for (std::int64_t i = 0; i < actors; ++i) {
-      group.add([&] { return exclusive_actor<M>(c, m, rounds); });
+      group.add([&] { return exclusive_actor<M>(c, prim, rounds); });
     }
-    group.run();
   } else if constexpr (K == Kind::shared_mutex) {
-    Prim m;
     const auto writers = std::min(p.integer("writers"), actors);
     for (std::int64_t i = 0; i < actors; ++i) {
       if (i < writers) {
-        group.add([&] { return exclusive_actor<M>(c, m, rounds); });
+        group.add([&] { return exclusive_actor<M>(c, prim, rounds); });
       } else {
-        group.add([&] { return shared_actor<M>(c, m, rounds); });
+        group.add([&] { return shared_actor<M>(c, prim, rounds); });
       }
     }
-    group.run();
   } else if constexpr (K == Kind::semaphore) {
-    const auto capacity = p.integer("capacity");
-    Prim s(capacity);
     for (std::int64_t i = 0; i < actors; ++i) {
-      group.add([&] { return token_actor<M>(c, s, rounds, capacity); });
+      group.add([&] { return token_actor<M>(c, prim, rounds, capacity); });
     }
-    group.run();
   } else if constexpr (K == Kind::event) {
-    Prim e(false);
-    Sim::cell<std::int64_t> sets{0};
-    Sim::cell<std::int64_t> releases{0};
     for (std::int64_t i = 0; i < actors; ++i) {
-      group.add([&] { return event_waiter<M>(c, e, sets, releases); });
+      group.add([&] { return event_waiter<M>(c, prim, sets, releases); });
     }
     // An auto-reset event needs one set per waiter; a manual-reset one releases all at once.
     const std::int64_t set_count = Prim::kAutoReset ? actors : 1;
-    group.add([&] { return event_setter<M>(c, e, sets, releases, set_count); });
-    group.run();
+    group.add([&, set_count] { return event_setter<M>(c, prim, sets, releases, set_count); });
   }
+  group.run();
 }
 
 }  // namespace syncstress::scenarios::safety
