@@ -7,7 +7,8 @@
 // actions). With no published text there is nothing "as published" to keep, so the memory
 // orders are the correct ones (release on set, acquire on claim).
 // Each comes in the library's variants: part 2 resumption (synchronous, the default), part 3
-// (pooled), and with the corrected cancellation unlink (see awaitable_library.hpp).
+// (pooled), with the corrected cancellation unlink, and (the mutex) with the hand-off of a
+// destroyed granted waiter's ownership (see awaitable_library.hpp).
 #pragma once
 
 #include "primitives/awaitable_library.hpp"
@@ -73,6 +74,9 @@ struct auto_reset_event_state : awaitable_state<P, auto_reset_event_state<P, kOp
       signaled_.store(true, std::memory_order_release);  // pairs with calc_claim's acquire
     }
   }
+  /// cancel_unlink::hand_off: a granted waiter destroyed before it ran received the signal;
+  /// give it back as a set would.
+  void abandon(node_list& list, extra_await_data const&) noexcept { set(list); }
   void reset(node_list&) noexcept {
     // relaxed: reset publishes nothing; the lock orders it against set and the slow claim.
     signaled_.store(false, std::memory_order_relaxed);
@@ -164,5 +168,9 @@ template <class P>
 using mutex_part7_cancel_fixed = basic_mutex_part7<P, async_helpers::kPart2CancelFixed>;
 template <class P>
 using mutex_part7_pooled_cancel_fixed = basic_mutex_part7<P, async_helpers::kPart3CancelFixed>;
+template <class P>
+using mutex_part7_cancel_handoff = basic_mutex_part7<P, async_helpers::kPart2CancelHandoff>;
+template <class P>
+using mutex_part7_pooled_cancel_handoff = basic_mutex_part7<P, async_helpers::kPart3CancelHandoff>;
 
 }  // namespace syncstress

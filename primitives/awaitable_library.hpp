@@ -22,10 +22,44 @@
 // so a cancelled waiter stays queued and is later resumed after its frame is gone.
 // cancel_unlink::corrected unlinks it properly; that is a corrected variant, never the
 // default (see primitives/README.md, "Suspected bugs").
+//
+// cancel_unlink::hand_off (a further corrected variant) also covers a waiter destroyed after a
+// release granted it (moved its node to the releaser's local resumption list) but before the
+// releaser resumed it. Under corrected, that waiter is resumed after its frame is gone and what
+// it was granted (the mutex, a token) is lost with it. The protocol:
+//   - every node has a stage, read and written only under the state's mutex:
+//     queued -> granted (resume_one/resume_all moved it to a local list) -> committed (the
+//     releaser took it off its local list and is about to resume it) or withdrawn (the
+//     releaser took it off and found it dying);
+//   - destruct_node first sets the node's atomic `dying` flag, before it waits for the mutex
+//     (a destroyer blocked on the mutex is otherwise invisible while the releaser, holding it,
+//     commits the node); then, under the mutex: queued -> unlink from the queue; granted ->
+//     unlink from the releaser's local list (a doubly linked list with a sentinel, like the
+//     queue, so the same two stores) and give back what the waiter was granted with
+//     State::abandon(list, extra), an action run like any other (what it moves to `list` is
+//     resumed after the lock); withdrawn or committed -> nothing;
+//   - the releaser pops its local list one node at a time under the mutex, marks the node
+//     committed, then looks at `dying`: if set, the node is withdrawn and its grant handed on
+//     (abandon into the same list); else it copies the handle and resumes it after the lock.
+// Nobody waits for anybody: the destroyer never blocks on the releaser (a design where it
+// waited for the releaser's acknowledgement would deadlock when the releaser is the
+// destroyer's own thread: a waiter resumed synchronously that destroys a later waiter of the
+// same batch, e.g. two readers granted together), and the releaser's local list only empties
+// under the lock, so no destroyer touches the list's sentinel after resume_list returns.
+// Cost: one extra lock/unlock per resumed waiter.
+// What stays the caller's race, and cannot be closed by the library: destroying a waiter whose
+// node is already committed. Resuming a coroutine is irrevocable once the releaser calls
+// resume (or post), and destroying it is irrevocable once the destroyer calls destroy(); the
+// library's code runs only after each (the awaiter's destructor, await_resume), so any check
+// the releaser makes is followed by a gap before the resumption starts (on sim, the
+// scheduling point inside Sim::resume and the time a post sits in the pool). Closing that gap
+// needs the canceller to ask the library before destroying (a try-cancel that returns false
+// once the waiter is committed), not a better destructor.
 #pragma once
 
 #include <coroutine>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 #include "platform/platform.hpp"
@@ -43,6 +77,7 @@ enum class resumption {
 enum class cancel_unlink {
   as_published,  ///< document 003 lines 183-184 verbatim (does not unlink; see file comment)
   corrected,     ///< node.prev->next = node.next; node.next->prev = node.prev
+  hand_off,      ///< corrected, and a waiter destroyed once granted gives its grant back
 };
 
 /// The library's two knobs, a structural type so it can be a template argument.
@@ -60,6 +95,11 @@ inline constexpr library_options kPart2CancelFixed{resumption::synchronous,
                                                    cancel_unlink::corrected};
 /// Part 3 with destruct_node's unlink corrected (a corrected variant).
 inline constexpr library_options kPart3CancelFixed{resumption::pooled, cancel_unlink::corrected};
+/// Part 2 where a waiter destroyed after being granted hands its grant on (see file comment).
+inline constexpr library_options kPart2CancelHandoff{resumption::synchronous,
+                                                     cancel_unlink::hand_off};
+/// Part 3 where a waiter destroyed after being granted hands its grant on (see file comment).
+inline constexpr library_options kPart3CancelHandoff{resumption::pooled, cancel_unlink::hand_off};
 
 namespace impl {
 
@@ -70,10 +110,17 @@ struct node_base {
   node_base* prev;
 };
 
+/// Where a waiter's node is, for cancel_unlink::hand_off (unused by the other settings).
+/// Transitions, all under the owning state's mutex: queued -> granted (a release moved the node
+/// to its local resumption list) -> committed (the releaser took it off that list to resume it)
+/// or withdrawn (the releaser took it off and found its frame being destroyed).
+enum class node_stage : unsigned char { queued, granted, committed, withdrawn };
+
 /// A node carrying the waiting coroutine; `handle` is non-null exactly while the coroutine is
 /// suspended in the queue or being resumed (set in await_suspend, cleared in await_resume).
 struct node_handle : node_base {
   std::coroutine_handle<> handle{};
+  node_stage stage{node_stage::queued};  // hand_off only; guarded by the state's mutex
 };
 
 /// A node with the per-await extra data (document 003 lines 22-30).
@@ -83,6 +130,16 @@ struct node : node_handle {
   node(Args&&... args) : extra(std::forward<Args>(args)...) {}
 
   Extra extra;
+};
+
+/// hand_off's node: also says, without the lock, that its frame is being destroyed. The
+/// destroyer sets `dying` before it waits for the state's mutex, so a releaser holding the
+/// mutex sees it. States: false, then true once (in destruct_node). Never read after the
+/// destroyer has taken the mutex.
+template <class P, typename Extra>
+struct dying_node : node<Extra> {
+  using node<Extra>::node;
+  typename P::template atomic<bool> dying{false};
 };
 
 }  // namespace impl
@@ -169,6 +226,8 @@ bool calc_claim(Atomic& value, Transition transition,
 /// The CRTP base of every state (document 003 lines 103-222). State supplies
 /// `bool claim(extra_await_data const&)` (called under the lock), optionally `fast_claim`
 /// (called without it), and action handlers `void h(node_list&, ...)` run by action_impl.
+/// With cancel_unlink::hand_off, State also supplies `void abandon(node_list&,
+/// extra_await_data const&)`: give back what a granted waiter with that extra data received.
 template <class P, typename State, library_options kOptions>
 class awaitable_state {
   typename P::mutex mutex_;            // guards sentinel_ and every queued node's links
@@ -180,9 +239,19 @@ class awaitable_state {
     return static_cast<impl::node<async_helpers::extra_await_data<State>>&>(node);
   }
 
+  static constexpr bool kHandOff = kOptions.unlink == cancel_unlink::hand_off;
+
+  static auto& dying_node(impl::node_base& node) {
+    return static_cast<impl::dying_node<P, async_helpers::extra_await_data<State>>&>(node);
+  }
+
  public:
   using extra_await_data = async_helpers::extra_await_data<State>;
   using node_list = async_helpers::node_list;
+  /// The node type the awaiter embeds: hand_off's carries the `dying` flag.
+  using awaiter_node =
+      std::conditional_t<kOptions.unlink == cancel_unlink::hand_off,
+                         impl::dying_node<P, extra_await_data>, impl::node<extra_await_data>>;
 
   awaitable_state() = default;
   awaitable_state(const awaitable_state&) = delete;
@@ -201,18 +270,28 @@ class awaitable_state {
   bool resume_one(node_list& list) noexcept {
     auto node = sentinel_.try_remove_head();
     if (!node) return false;
+    if constexpr (kHandOff)
+      static_cast<impl::node_handle*>(node)->stage = impl::node_stage::granted;
     list.append_node(*node);
     return true;
   }
 
   /// Moves every waiter to `list` for resumption. Only from within an action.
-  bool resume_all(node_list& list) noexcept { return list.append_list(sentinel_); }
+  bool resume_all(node_list& list) noexcept {
+    if constexpr (kHandOff) {
+      for (auto n = sentinel_.next; n != std::addressof(sentinel_); n = n->next) {
+        static_cast<impl::node_handle*>(n)->stage = impl::node_stage::granted;
+      }
+    }
+    return list.append_list(sentinel_);
+  }
 
   /// Claims under the lock, or queues the coroutine. Returns true to stay suspended.
   bool await_suspend(std::coroutine_handle<> handle, impl::node<extra_await_data>& node) {
     primitives_detail::lock_guard guard(mutex_);
     if (parent().claim(node.extra)) return false;
     node.handle = handle;
+    if constexpr (kHandOff) node.stage = impl::node_stage::queued;
     sentinel_.append_node(node);
     return true;
   }
@@ -222,7 +301,12 @@ class awaitable_state {
 
   /// Cancellation: a waiter destroyed while still queued unlinks itself. Destroying one whose
   /// resumption is already in flight is the caller's race (document 003 line 188).
+  /// With hand_off, a granted waiter also leaves the releaser's list and hands its grant on.
   void destruct_node(impl::node_handle& node) noexcept {
+    if constexpr (kHandOff) {
+      if (node.handle) destruct_node_hand_off(node);
+      return;
+    }
     if (node.handle) {
       primitives_detail::lock_guard guard(mutex_);
       if constexpr (kOptions.unlink == cancel_unlink::as_published) {
@@ -250,7 +334,55 @@ class awaitable_state {
   }
 
  private:
+  // hand_off's destruct_node (see the file comment). A committed node is left alone: its
+  // resumption is already under way, the caller's race.
+  void destruct_node_hand_off(impl::node_handle& node) noexcept {
+    // release: pairs with the releaser's acquire load in resume_list. Set before taking the
+    // mutex, in the same step as the frame's death, so a releaser holding the mutex sees it.
+    dying_node(node).dying.store(true, std::memory_order_release);
+    node_list handed_on;
+    {
+      primitives_detail::lock_guard guard(mutex_);
+      // Committed: the caller's race. Withdrawn: the releaser already handed the grant on.
+      if (node.stage == impl::node_stage::committed) return;
+      if (node.stage == impl::node_stage::withdrawn) return;
+      // Queued: unlink from sentinel_. Granted: unlink from the releaser's local list, which
+      // the releaser only reads under this lock.
+      node.prev->next = node.next;
+      node.next->prev = node.prev;
+      if (node.stage == impl::node_stage::granted) {
+        parent().abandon(handed_on, extra_node(node).extra);
+      }
+    }
+    resume_list(handed_on);
+  }
+
   void resume_list(node_list& list) {
+    if constexpr (kHandOff) {
+      // One node at a time under the lock, so a destroyer can take a granted node back out.
+      for (;;) {
+        std::coroutine_handle<> handle;
+        {
+          primitives_detail::lock_guard guard(mutex_);
+          auto node = list.try_remove_head();
+          if (!node) return;  // empty under the lock: no destroyer touches `list` any more
+          auto& h = *static_cast<impl::node_handle*>(node);
+          // committed before the look at `dying`: a destroyer that comes after the look finds
+          // the node committed, one that came before is seen here.
+          h.stage = impl::node_stage::committed;
+          // acquire: pairs with destruct_node's release store.
+          if (dying_node(*node).dying.load(std::memory_order_acquire)) {
+            // Its frame is being destroyed (its destroyer waits for this mutex): hand its
+            // grant on into this same list; the destroyer will find it withdrawn.
+            h.stage = impl::node_stage::withdrawn;
+            parent().abandon(list, extra_node(*node).extra);
+            continue;
+          }
+          handle = h.handle;  // copied under the lock: the node may die with its frame after it
+        }
+        resume_handle(handle);
+      }
+    }
     auto node = list.next;
     while (node != std::addressof(list)) {
       // The resumed coroutine owns (and may at once destroy) the node: read next first.
@@ -264,6 +396,15 @@ class awaitable_state {
       P::resume(handle);  // part 2: on the releasing thread
     } else {
       P::post(handle);  // part 3: on the platform's pool
+    }
+  }
+
+  // hand_off's resume_node, from a handle copied under the lock.
+  void resume_handle(std::coroutine_handle<> handle) noexcept {
+    if constexpr (kOptions.resume == resumption::synchronous) {
+      P::resume(handle);
+    } else {
+      P::post(handle);
     }
   }
 };
@@ -308,7 +449,7 @@ class awaitable_sync_object {
     awaiter& operator=(const awaiter&) = delete;
 
     State& s_;
-    impl::node<extra_await_data<State>> node_;
+    typename State::awaiter_node node_;
 
     bool await_ready() { return s_.fast_claim(node_.extra); }
 

@@ -44,6 +44,9 @@ struct semaphore_state : awaitable_state<P, semaphore_state<P, kOptions>, kOptio
     while (n > 0 && this->resume_one(list)) --n;
     if (n > 0) tokens_.fetch_add(n, std::memory_order_release);  // pairs with calc_claim
   }
+  /// cancel_unlink::hand_off: a granted waiter destroyed before it ran received a token; give
+  /// it back as a set would.
+  void abandon(node_list& list, extra_await_data const&) noexcept { set_many(list, 1); }
 };
 
 }  // namespace async_helpers
@@ -76,5 +79,10 @@ template <class P>
 using semaphore_part6_pooled = basic_semaphore_part6<P, async_helpers::kPart3>;
 template <class P>
 using semaphore_part6_cancel_fixed = basic_semaphore_part6<P, async_helpers::kPart2CancelFixed>;
+template <class P>
+using semaphore_part6_cancel_handoff = basic_semaphore_part6<P, async_helpers::kPart2CancelHandoff>;
+template <class P>
+using semaphore_part6_pooled_cancel_handoff =
+    basic_semaphore_part6<P, async_helpers::kPart3CancelHandoff>;
 
 }  // namespace syncstress

@@ -71,6 +71,14 @@ std::span<const PrimitiveInfo> all_primitives();
     "003 library part 3 + series part 7, corrected",                                               \
     kMutualExclusion | kFifoHandoff | kStarvationFreedom | kNoLostWakeups | kCancellationSafety,   \
     "mutex_part7_pooled with destruct_node unlinking the cancelled waiter (corrected variant)")    \
+  X(mutex_part7_cancel_handoff, Kind::mutex, Mode::async,                                          \
+    "003 library part 2 + series part 7, cancellation hand-off",                                   \
+    kMutualExclusion | kFifoHandoff | kStarvationFreedom | kNoLostWakeups | kCancellationSafety,   \
+    "mutex_part7 where a waiter destroyed after a release granted it hands the mutex on")          \
+  X(mutex_part7_pooled_cancel_handoff, Kind::mutex, Mode::async,                                   \
+    "003 library part 3 + series part 7, cancellation hand-off",                                   \
+    kMutualExclusion | kFifoHandoff | kStarvationFreedom | kNoLostWakeups | kCancellationSafety,   \
+    "mutex_part7_pooled where a waiter destroyed after being granted hands the mutex on")          \
   /* mutex, sync */                                                                                \
   X(event_mutex, Kind::mutex, Mode::sync, "000 unfair async mutex (comments)",                     \
     kMutualExclusion | kNoLostWakeups,                                                             \
@@ -104,6 +112,14 @@ std::span<const PrimitiveInfo> all_primitives();
     "series part 9 on the 003 library part 3, corrected",                                          \
     kMutualExclusion | kStarvationFreedom | kNoLostWakeups | kCancellationSafety,                  \
     "shared_mutex_part9_pooled with the corrected destruct_node (corrected variant)")              \
+  X(shared_mutex_part9_cancel_handoff, Kind::shared_mutex, Mode::async,                            \
+    "series part 9 on the 003 library, cancellation hand-off",                                     \
+    kMutualExclusion | kStarvationFreedom | kNoLostWakeups | kCancellationSafety,                  \
+    "shared_mutex_part9 where a waiter destroyed after being granted unlocks as it locked")        \
+  X(shared_mutex_part9_pooled_cancel_handoff, Kind::shared_mutex, Mode::async,                     \
+    "series part 9 on the 003 library part 3, cancellation hand-off",                              \
+    kMutualExclusion | kStarvationFreedom | kNoLostWakeups | kCancellationSafety,                  \
+    "shared_mutex_part9_pooled where a destroyed granted waiter unlocks as it locked")             \
   /* shared_mutex, sync */                                                                         \
   X(ticket_shared_mutex, Kind::shared_mutex, Mode::sync, "control",                                \
     kMutualExclusion | kStarvationFreedom | kNoLostWakeups | kSpuriousWakeupTolerance,             \
@@ -119,6 +135,14 @@ std::span<const PrimitiveInfo> all_primitives();
     "003 library part 2 + series part 6, corrected",                                               \
     kMutualExclusion | kNoLostWakeups | kCancellationSafety,                                       \
     "semaphore_part6 with the corrected destruct_node (corrected variant)")                        \
+  X(semaphore_part6_cancel_handoff, Kind::semaphore, Mode::async,                                  \
+    "003 library part 2 + series part 6, cancellation hand-off",                                   \
+    kMutualExclusion | kNoLostWakeups | kCancellationSafety,                                       \
+    "semaphore_part6 where a waiter destroyed after being granted gives its token back")           \
+  X(semaphore_part6_pooled_cancel_handoff, Kind::semaphore, Mode::async,                           \
+    "003 library part 3 + series part 6, cancellation hand-off",                                   \
+    kMutualExclusion | kNoLostWakeups | kCancellationSafety,                                       \
+    "semaphore_part6_pooled where a destroyed granted waiter gives its token back")                \
   /* semaphore, sync */                                                                            \
   X(cooperative_semaphore, Kind::semaphore, Mode::sync, "004 ConcRT cooperative semaphore",        \
     kMutualExclusion | kNoLostWakeups,                                                             \

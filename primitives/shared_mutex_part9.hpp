@@ -108,6 +108,16 @@ struct shared_mutex_part9_state
     // waiters are ordered after this by the resumption itself.
     owners.store(count, std::memory_order_release);
   }
+
+  /// cancel_unlink::hand_off: a granted waiter destroyed before it ran already counted as an
+  /// owner (resume_a_bunch set owners for it); it unlocks the way it locked.
+  void abandon(node_list& list, extra_await_data const& e) {
+    if (e.exclusive) {
+      unlock_exclusive(list);
+    } else {
+      unlock_shared(list);
+    }
+  }
 };
 
 }  // namespace async_helpers
@@ -148,5 +158,11 @@ using shared_mutex_part9_cancel_fixed =
 template <class P>
 using shared_mutex_part9_pooled_cancel_fixed =
     basic_shared_mutex_part9<P, async_helpers::kPart3CancelFixed>;
+template <class P>
+using shared_mutex_part9_cancel_handoff =
+    basic_shared_mutex_part9<P, async_helpers::kPart2CancelHandoff>;
+template <class P>
+using shared_mutex_part9_pooled_cancel_handoff =
+    basic_shared_mutex_part9<P, async_helpers::kPart3CancelHandoff>;
 
 }  // namespace syncstress
