@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <sstream>
+#include <tuple>
 #include <variant>
 
 #include "cli/names.hpp"
@@ -262,14 +263,18 @@ CellResult run_cell(const Cell& cell, const RunConfig& config) {
   out.primitive = std::string(cell.primitive->name);
   out.scenario = cell.preset.name;
   out.parameters = cell.params.as_strings();
-  const std::string strategy_name = config.schedule.value_or(cell.preset.strategy);
+  // --schedule may carry parameters ("pct:d=3"); without --schedule the preset's own apply.
+  std::string strategy_name = cell.preset.strategy;
+  StrategyParams strategy_params = cell.preset.strategy_params;
+  if (config.schedule) {
+    std::tie(strategy_name, strategy_params) = parse_strategy_description(*config.schedule);
+  }
   const auto seed = config.seed.value_or(cell.preset.seed);
   const auto executions = config.executions.value_or(cell.preset.executions);
   const auto budget = config.time_budget_seconds.value_or(cell.preset.time_budget_seconds);
   std::unique_ptr<Strategy> strategy;
   try {
-    strategy = make_strategy(strategy_name, seed,
-                             config.schedule ? StrategyParams{} : cell.preset.strategy_params);
+    strategy = make_strategy(strategy_name, seed, strategy_params);
   } catch (const StrategyError& e) {
     throw UsageError(e.what());
   }
@@ -377,7 +382,13 @@ RunOutcome run_matrix(const RunConfig& config) {
   if (config.schedule) {
     std::vector<std::string> names;
     for (const auto& s : strategy_catalog()) names.emplace_back(s.name);
-    cli::require_known_name("schedule", "--schedule", *config.schedule, names);
+    try {
+      const auto [name, params] = parse_strategy_description(*config.schedule);
+      cli::require_known_name("schedule", "--schedule", name, names);
+      make_strategy(name, 0, params);  // parameters checked before any cell runs
+    } catch (const StrategyError& e) {
+      throw UsageError(std::string("--schedule: ") + e.what());
+    }
   }
   RunOutcome outcome;
   std::vector<Cell> resolved;
