@@ -22,6 +22,7 @@
 #include "platform/sim.hpp"
 #include "platform/task.hpp"
 #include "primitives/catalog.hpp"
+#include "scenarios/params.hpp"
 #include "sim/runtime.hpp"
 
 namespace syncstress::scenarios {
@@ -271,6 +272,41 @@ struct Occupancy {
 inline void hold(Sim::atomic<std::int64_t>& work, std::int64_t steps) {
   for (std::int64_t i = 0; i < steps; ++i) work.fetch_add(1, std::memory_order_relaxed);
 }
+
+/// What every family's execution shares: its observations, the judge, the parameters, who
+/// holds the primitive, and the checks made on entering a hold.
+struct ScenarioContext {
+  ScenarioContext(Observations& o, std::uint32_t claims, const Params& p)
+      : obs(o), judge(claims, o), params(p) {}
+  Observations& obs;
+  Judge judge;
+  const Params& params;
+  Occupancy occupancy;
+  Sim::atomic<std::int64_t> work{0};
+
+  /// One more exclusive holder (for a semaphore: one more token holder); at most `capacity`
+  /// may hold it, and never with a shared holder inside.
+  void enter_exclusive(std::int64_t capacity = 1,
+                       source_location loc = source_location::current()) {
+    const auto holders = occupancy.add_exclusive(1);
+    const auto shared = occupancy.shared_now();
+    judge.require(kMutualExclusion, holders <= capacity && shared == 0,
+                  std::to_string(holders) + " exclusive holders where at most " +
+                      std::to_string(capacity) + " are allowed, " + std::to_string(shared) +
+                      " shared holders inside",
+                  loc);
+  }
+  /// One more shared holder; never with an exclusive holder inside.
+  void enter_shared(source_location loc = source_location::current()) {
+    occupancy.add_shared(1);
+    judge.require(kMutualExclusion, occupancy.exclusive_now() == 0,
+                  "a shared holder entered while an exclusive holder is inside", loc);
+  }
+  /// The hold_steps scheduling points of a critical section.
+  void hold_section() { hold(work, params.integer("hold_steps")); }
+  void leave_exclusive() { occupancy.add_exclusive(-1); }
+  void leave_shared() { occupancy.add_shared(-1); }
+};
 
 /// Runs `t` on the calling thread and blocks the thread until the task has finished, wherever
 /// it was resumed (an async primitive may resume it on a pool worker). A task that never

@@ -28,14 +28,8 @@ inline std::vector<ParamSpec> specs() {
   };
 }
 
-struct Context {
-  Context(Observations& o, std::uint32_t claims, const Params& p)
-      : obs(o), judge(claims, o), params(p) {}
-  Observations& obs;
-  Judge judge;
-  const Params& params;
-  Occupancy occupancy;
-  Sim::atomic<std::int64_t> work{0};
+struct Context : ScenarioContext {
+  using ScenarioContext::ScenarioContext;
   // Per waiter: 0 not yet queued, 1 queued, 2 resumed.
   std::vector<std::unique_ptr<Sim::cell<int>>> stage;
 
@@ -60,12 +54,9 @@ Task exclusive_waiter(Context& c, Prim& p, std::size_t me, std::int64_t capacity
     co_await settling{p.lock(), c.on_queued(me)};
   }
   c.mark(me, 2);
-  const auto holders = c.occupancy.add_exclusive(1);
-  c.judge.require(kMutualExclusion, holders <= capacity && c.occupancy.shared_now() == 0,
-                  std::to_string(holders) + " holders where at most " + std::to_string(capacity) +
-                      " are allowed");
-  hold(c.work, c.params.integer("hold_steps"));
-  c.occupancy.add_exclusive(-1);
+  c.enter_exclusive(capacity);
+  c.hold_section();
+  c.leave_exclusive();
   if constexpr (K == Kind::semaphore) {
     p.release();
   } else {
@@ -77,11 +68,9 @@ template <class Prim>
 Task shared_waiter(Context& c, Prim& p, std::size_t me) {
   co_await settling{p.lock_shared(), c.on_queued(me)};
   c.mark(me, 2);
-  c.occupancy.add_shared(1);
-  c.judge.require(kMutualExclusion, c.occupancy.exclusive_now() == 0,
-                  "a shared holder entered while an exclusive holder is inside");
-  hold(c.work, c.params.integer("hold_steps"));
-  c.occupancy.add_shared(-1);
+  c.enter_shared();
+  c.hold_section();
+  c.leave_shared();
   p.unlock_shared();
 }
 

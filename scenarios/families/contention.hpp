@@ -45,15 +45,10 @@ inline std::vector<ParamSpec> starvation_specs() {
   };
 }
 
-struct Context {
+struct Context : ScenarioContext {
   Context(Observations& o, std::uint32_t claims, const Params& p)
-      : obs(o), judge(claims, o), book(o), params(p) {}
-  Observations& obs;
-  Judge judge;
+      : ScenarioContext(o, claims, p), book(o) {}
   WaitBook book;
-  const Params& params;
-  Occupancy occupancy;
-  Sim::atomic<std::int64_t> work{0};
   Sim::cell<std::int64_t> budget_used{0};
   Sim::cell<std::int64_t> victims_left{0};
   bool victims_watched = false;  // the starvation family; fairness has no victims
@@ -122,20 +117,15 @@ struct Access {
 template <Kind K, Mode M, class Prim>
 Task held(Context& c, Prim& p, bool shared, std::int64_t capacity) {
   if (shared) {
-    c.occupancy.add_shared(1);
-    c.judge.require(kMutualExclusion, c.occupancy.exclusive_now() == 0,
-                    "a shared holder entered while an exclusive holder is inside");
+    c.enter_shared();
   } else {
-    const auto holders = c.occupancy.add_exclusive(1);
-    c.judge.require(kMutualExclusion, holders <= capacity && c.occupancy.shared_now() == 0,
-                    std::to_string(holders) + " holders where at most " + std::to_string(capacity) +
-                        " are allowed");
+    c.enter_exclusive(capacity);
   }
-  hold(c.work, c.params.integer("hold_steps"));
+  c.hold_section();
   if (shared) {
-    c.occupancy.add_shared(-1);
+    c.leave_shared();
   } else {
-    c.occupancy.add_exclusive(-1);
+    c.leave_exclusive();
   }
   Access<K, M, Prim>::give(p, shared);
   co_return;

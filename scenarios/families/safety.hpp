@@ -26,27 +26,15 @@ inline std::vector<ParamSpec> specs() {
   };
 }
 
-struct Context {
-  Context(Observations& o, std::uint32_t claims, const Params& p)
-      : obs(o), judge(claims, o), params(p) {}
-  Observations& obs;
-  Judge judge;
-  const Params& params;
-  Occupancy occupancy;
-  Sim::atomic<std::int64_t> work{0};
-};
+using Context = ScenarioContext;
 
 template <Mode M, class Prim>
 Task exclusive_actor(Context& c, Prim& m, std::int64_t rounds) {
   for (std::int64_t r = 0; r < rounds; ++r) {
     co_await acquire<M>(m);
-    const auto holders = c.occupancy.add_exclusive(1);
-    c.judge.require(kMutualExclusion, holders == 1 && c.occupancy.shared_now() == 0,
-                    std::to_string(holders) + " exclusive and " +
-                        std::to_string(c.occupancy.shared_now()) +
-                        " shared holders inside an exclusive section");
-    hold(c.work, c.params.integer("hold_steps"));
-    c.occupancy.add_exclusive(-1);
+    c.enter_exclusive();
+    c.hold_section();
+    c.leave_exclusive();
     m.unlock();
   }
 }
@@ -55,11 +43,9 @@ template <Mode M, class Prim>
 Task shared_actor(Context& c, Prim& m, std::int64_t rounds) {
   for (std::int64_t r = 0; r < rounds; ++r) {
     co_await acquire_shared<M>(m);
-    c.occupancy.add_shared(1);
-    c.judge.require(kMutualExclusion, c.occupancy.exclusive_now() == 0,
-                    "a shared holder entered while an exclusive holder is inside");
-    hold(c.work, c.params.integer("hold_steps"));
-    c.occupancy.add_shared(-1);
+    c.enter_shared();
+    c.hold_section();
+    c.leave_shared();
     m.unlock_shared();
   }
 }
@@ -68,12 +54,9 @@ template <Mode M, class Prim>
 Task token_actor(Context& c, Prim& s, std::int64_t rounds, std::int64_t capacity) {
   for (std::int64_t r = 0; r < rounds; ++r) {
     co_await acquire_token<M>(s);
-    const auto holders = c.occupancy.add_shared(1);
-    c.judge.require(kMutualExclusion, holders <= capacity,
-                    std::to_string(holders) + " holders of a semaphore with " +
-                        std::to_string(capacity) + " tokens");
-    hold(c.work, c.params.integer("hold_steps"));
-    c.occupancy.add_shared(-1);
+    c.enter_exclusive(capacity);
+    c.hold_section();
+    c.leave_exclusive();
     s.release();
   }
 }
@@ -103,7 +86,7 @@ Task event_setter(Context& c, Prim& e, Sim::cell<std::int64_t>& sets,
     // Setting an event that is already set does nothing (Win32), so the next set waits until
     // the previous one was taken: otherwise a correct auto-reset event would strand a waiter.
     while (releases.with([](const std::int64_t& v) { return v; }) < i) Sim::yield();
-    hold(c.work, c.params.integer("hold_steps"));
+    c.hold_section();
     // Counted before the set: a waiter released by this set must already see it.
     sets.with_mut([](std::int64_t& v) { ++v; });
     e.set();
