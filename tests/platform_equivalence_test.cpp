@@ -26,41 +26,14 @@
 #include "schedules/random_strategy.hpp"
 #include "schedules/round_robin_strategy.hpp"
 #include "sim/runtime.hpp"
+#include "watchdog.hpp"
 
 namespace syncstress {
 namespace {
 
 using namespace std::chrono_literals;
 
-// Aborts the process with a message if it is not destroyed within `limit`: on real, a lost
-// wake-up fails the test instead of hanging CTest (sim detects its own deadlocks).
-class Watchdog {
- public:
-  explicit Watchdog(std::string what, std::chrono::seconds limit = 20s)
-      : what_(std::move(what)), thread_([this, limit] {
-          std::unique_lock lock(mutex_);
-          if (!cv_.wait_for(lock, limit, [this] { return done_; })) {
-            std::fprintf(stderr, "watchdog: '%s' still blocked after %llds; aborting\n",
-                         what_.c_str(), static_cast<long long>(limit.count()));
-            std::abort();
-          }
-        }) {}
-  ~Watchdog() {
-    {
-      std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-
- private:
-  std::string what_;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  std::thread thread_;
-};
+using testing::Watchdog;
 
 // Runs `body` as P's single driving thread.
 template <class P>

@@ -15,40 +15,14 @@
 
 #include "platform/real.hpp"
 #include "platform/task.hpp"
+#include "watchdog.hpp"
 
 namespace syncstress {
 namespace {
 
 using namespace std::chrono_literals;
 
-// Aborts the process with a message if it is not destroyed within `limit`.
-class Watchdog {
- public:
-  explicit Watchdog(std::string what, std::chrono::seconds limit = 20s)
-      : what_(std::move(what)), thread_([this, limit] {
-          std::unique_lock lock(mutex_);
-          if (!cv_.wait_for(lock, limit, [this] { return done_; })) {
-            std::fprintf(stderr, "watchdog: '%s' still blocked after %llds; aborting\n",
-                         what_.c_str(), static_cast<long long>(limit.count()));
-            std::abort();
-          }
-        }) {}
-  ~Watchdog() {
-    {
-      std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-
- private:
-  std::string what_;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  std::thread thread_;
-};
+using testing::Watchdog;
 
 // Spins (yielding) until pred() holds; the test's Watchdog bounds it.
 template <class Pred>

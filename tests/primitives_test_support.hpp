@@ -23,6 +23,7 @@
 #include "platform/sim.hpp"
 #include "schedules/random_strategy.hpp"
 #include "sim/runtime.hpp"
+#include "watchdog.hpp"
 
 namespace syncstress::testing {
 
@@ -31,40 +32,6 @@ template <class P, template <class> class M>
 struct Case {
   using Platform = P;
   using Type = M<P>;
-};
-
-/// Aborts the process (failing the test) if it is still alive after `limit`: a primitive that
-/// hangs on real fails instead of stalling the suite.
-class Watchdog {
- public:
-  Watchdog(std::string what, std::chrono::seconds limit) : what_(std::move(what)) {
-    thread_ = std::thread([this, limit] {
-      std::unique_lock lock(mutex_);
-      if (!cv_.wait_for(lock, limit, [this] { return done_; })) {
-        std::fprintf(stderr, "watchdog: '%s' did not finish within %lld s (hang)\n", what_.c_str(),
-                     static_cast<long long>(limit.count()));
-        std::fflush(stderr);
-        std::abort();
-      }
-    });
-  }
-  ~Watchdog() {
-    {
-      std::lock_guard lock(mutex_);
-      done_ = true;
-    }
-    cv_.notify_all();
-    thread_.join();
-  }
-  Watchdog(const Watchdog&) = delete;
-  Watchdog& operator=(const Watchdog&) = delete;
-
- private:
-  std::string what_;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  std::thread thread_;
 };
 
 /// Storage of detached coroutine frames not yet destroyed, with their sizes. An execution
