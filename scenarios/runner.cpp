@@ -157,13 +157,6 @@ class Metrics {
   std::uint64_t jain_count_ = 0;
 };
 
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
-
 std::string shell_word(const std::string& s) {
   if (s.find_first_not_of(
           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:/=~,") ==
@@ -190,7 +183,15 @@ struct Cell {
   }
 
   sim::ExecutionResult execute(sim::Runtime& runtime, Strategy& strategy, Observations& obs) const {
-    return runtime.run(strategy, [&] { body(obs, params); });
+    note_progress();  // for the stall watchdog of an isolated child
+    auto r = runtime.run(strategy, [&] { body(obs, params); });
+    note_progress();
+    return r;
+  }
+
+  /// How long an isolated child may go without progress before it is a hang.
+  double stall() const {
+    return stall_seconds(static_cast<std::uint64_t>(params.integer("max_steps")));
   }
 
   std::string replay_command(const std::string& schedule) const {
@@ -428,10 +429,17 @@ RunOutcome run_matrix(const RunConfig& config) {
     identity.schedule = config.schedule.value_or(cell.preset.strategy);
     identity.parameters = cell.params.as_strings();
     const double budget = config.time_budget_seconds.value_or(cell.preset.time_budget_seconds);
-    auto result = run_isolated([&] { return run_cell(cell, config); }, identity, 2 * budget + 60);
+    auto result = run_isolated([&] { return run_cell(cell, config); }, identity,
+                               2 * budget + 60 + cell.stall(), cell.stall());
     for (auto& v : result.violations) {
+      // A crash or hang note carries only the schedule string: the rest follows from it.
       if (v.replay_command.empty() && !v.schedule.empty()) {
         v.replay_command = cell.replay_command(v.schedule);
+        try {
+          v.seed = decode(v.schedule).seed;
+        } catch (const ScheduleFormatError&) {
+          // A note written by a dying process may be cut short; the replay will say so.
+        }
       }
     }
     outcome.cells.push_back(std::move(result));
@@ -439,26 +447,26 @@ RunOutcome run_matrix(const RunConfig& config) {
   return outcome;
 }
 
-ReplayOutcome replay(const ReplayConfig& config) {
-  using namespace scenarios;
-  const Preset preset =
-      config.preset_file ? load_preset(*config.preset_file) : find_preset(config.scenario);
-  const auto names = primitive_names();
-  cli::require_known_name("primitive", "--primitive", config.primitive, names);
-  const Cell cell = make_cell(preset, *find_primitive(config.primitive), config.overrides);
-  Schedule schedule;
-  try {
-    schedule = decode(config.schedule);
-  } catch (const ScheduleFormatError& e) {
-    throw UsageError(std::string("--schedule: ") + e.what());
-  }
+namespace scenarios {
+namespace {
+
+/// Replays one execution with its trace on, in this process.
+ReplayOutcome replay_execution(const Cell& cell, const Schedule& schedule,
+                               const std::string& schedule_text) {
+  const Preset& preset = cell.preset;
   ReplayStrategy strategy(schedule);
   strategy.new_execution();
+  // For the handlers of an isolated child: the trace up to a crash or a hang.
+  const InFlight in_flight{nullptr, nullptr, /*trace=*/true};
+  set_in_flight(&in_flight);
+  struct Clear {
+    ~Clear() { set_in_flight(nullptr); }
+  } clear;
   Observations obs;
   sim::ExecutionResult r;
   auto diverged = [&](const std::string& what) {
     return UsageError(std::string("--schedule does not fit scenario '") + preset.name +
-                      "' on primitive '" + config.primitive + "': " + what +
+                      "' on primitive '" + std::string(cell.primitive->name) + "': " + what +
                       " (same scenario, primitive and --set values as the recorded run?)");
   };
   try {
@@ -480,12 +488,39 @@ ReplayOutcome replay(const ReplayConfig& config) {
     v.property = j.property;
     v.message = j.message;
     v.seed = schedule.seed;
-    v.schedule = config.schedule;
-    v.replay_command = cell.replay_command(config.schedule);
+    v.schedule = schedule_text;
+    v.replay_command = cell.replay_command(schedule_text);
     v.trace = out.trace;
     out.violation = std::move(v);
   }
   return out;
+}
+
+}  // namespace
+}  // namespace scenarios
+
+ReplayOutcome replay(const ReplayConfig& config) {
+  using namespace scenarios;
+  const Preset preset =
+      config.preset_file ? load_preset(*config.preset_file) : find_preset(config.scenario);
+  const auto names = primitive_names();
+  cli::require_known_name("primitive", "--primitive", config.primitive, names);
+  const Cell cell = make_cell(preset, *find_primitive(config.primitive), config.overrides);
+  Schedule schedule;
+  try {
+    schedule = decode(config.schedule);
+  } catch (const ScheduleFormatError& e) {
+    throw UsageError(std::string("--schedule: ") + e.what());
+  }
+  if (isolation_enabled()) {
+    Violation identity;
+    identity.seed = schedule.seed;
+    identity.schedule = config.schedule;
+    identity.replay_command = cell.replay_command(config.schedule);
+    return replay_isolated([&] { return replay_execution(cell, schedule, config.schedule); },
+                           identity, 60 + 2 * cell.stall(), cell.stall());
+  }
+  return replay_execution(cell, schedule, config.schedule);
 }
 
 }  // namespace syncstress

@@ -989,6 +989,7 @@ const Options& Runtime::options() const { return engine_->options(); }
 bool in_execution() { return t_engine != nullptr && t_engine->on_fiber(); }
 ThreadId current_thread() { return t_engine ? t_engine->current_id() : 0; }
 std::uint64_t current_step() { return t_engine ? t_engine->steps() : 0; }
+std::string trace_so_far() { return t_engine ? t_engine->partial_result().format_trace() : ""; }
 void set_name(const void* object, std::string name) {
   if (Engine* e = t_engine) {
     e->set_name(object, std::move(name));

@@ -224,6 +224,8 @@ class Engine {
   /// True once the execution has ended (teardown): nothing schedules any more.
   bool aborting() const { return aborting_; }
   std::uint64_t steps() const { return steps_; }
+  /// The execution in progress, as recorded so far (its trace, if recorded).
+  const ExecutionResult& partial_result() const { return result_; }
   /// The running simulated thread's id (0 on the host during teardown).
   ThreadId current_id() const { return current_ ? current_->id : 0; }
   parker& current_parker() { return current_ ? current_->parker : host_parker_; }
