@@ -47,14 +47,19 @@
 // same batch, e.g. two readers granted together), and the releaser's local list only empties
 // under the lock, so no destroyer touches the list's sentinel after resume_list returns.
 // Cost: one extra lock/unlock per resumed waiter.
-// What stays the caller's race, and cannot be closed by the library: destroying a waiter whose
-// node is already committed. Resuming a coroutine is irrevocable once the releaser calls
-// resume (or post), and destroying it is irrevocable once the destroyer calls destroy(); the
-// library's code runs only after each (the awaiter's destructor, await_resume), so any check
-// the releaser makes is followed by a gap before the resumption starts (on sim, the
-// scheduling point inside Sim::resume and the time a post sits in the pool). Closing that gap
-// needs the canceller to ask the library before destroying (a try-cancel that returns false
-// once the waiter is committed), not a better destructor.
+// What destruction alone cannot close: destroying a waiter whose node is already committed.
+// Resuming a coroutine is irrevocable once the releaser calls resume (or post), and destroying
+// it is irrevocable once the destroyer calls destroy(); the library's code runs only after each
+// (the awaiter's destructor, await_resume), so any check the releaser makes is followed by a
+// gap before the resumption starts (on sim, the scheduling point inside Sim::resume and the
+// time a post sits in the pool). hand_off therefore also offers cancellation as a request:
+// try_cancel(handle) withdraws a queued or granted waiter under the mutex (found by its
+// coroutine handle on the state's pending_ list, never through the awaiter, which may be gone
+// by the time the lock is taken), hands a granted waiter's grant on, and returns true; once the
+// waiter is committed it returns false and the caller must let the waiter run. A caller that
+// destroys only after try_cancel said true never destroys a frame the library will resume.
+// Cost: a second link per node, set on suspension and cleared on commit, and a walk of the
+// pending waiters per try_cancel.
 #pragma once
 
 #include <coroutine>
@@ -113,14 +118,25 @@ struct node_base {
 /// Where a waiter's node is, for cancel_unlink::hand_off (unused by the other settings).
 /// Transitions, all under the owning state's mutex: queued -> granted (a release moved the node
 /// to its local resumption list) -> committed (the releaser took it off that list to resume it)
-/// or withdrawn (the releaser took it off and found its frame being destroyed).
+/// or withdrawn (the releaser took it off and found its frame being destroyed, or try_cancel
+/// took it off its list, from queued or granted).
 enum class node_stage : unsigned char { queued, granted, committed, withdrawn };
 
+struct node_handle;
+
+/// hand_off's second link: threads a node onto its state's list of pending waiters (queued or
+/// granted, not yet committed), where try_cancel finds it by its coroutine handle.
+struct pending_link : node_base {
+  node_handle* owner = nullptr;
+};
+
 /// A node carrying the waiting coroutine; `handle` is non-null exactly while the coroutine is
-/// suspended in the queue or being resumed (set in await_suspend, cleared in await_resume).
+/// suspended in the queue or being resumed (set in await_suspend, cleared in await_resume, or
+/// by try_cancel when it withdraws the node).
 struct node_handle : node_base {
   std::coroutine_handle<> handle{};
   node_stage stage{node_stage::queued};  // hand_off only; guarded by the state's mutex
+  pending_link pending{};                // hand_off only; guarded by the state's mutex
 };
 
 /// A node with the per-await extra data (document 003 lines 22-30).
@@ -230,8 +246,11 @@ bool calc_claim(Atomic& value, Transition transition,
 /// extra_await_data const&)`: give back what a granted waiter with that extra data received.
 template <class P, typename State, library_options kOptions>
 class awaitable_state {
-  typename P::mutex mutex_;            // guards sentinel_ and every queued node's links
+  typename P::mutex mutex_;            // guards sentinel_, pending_ and every node's links
   async_helpers::node_list sentinel_;  // the waiting coroutines, FIFO
+  // hand_off only: every node queued or granted (threaded through node_handle::pending), so
+  // try_cancel can find a waiter by its coroutine handle wherever its node is linked.
+  async_helpers::node_list pending_;
 
   State& parent() { return static_cast<State&>(*this); }
 
@@ -291,7 +310,11 @@ class awaitable_state {
     primitives_detail::lock_guard guard(mutex_);
     if (parent().claim(node.extra)) return false;
     node.handle = handle;
-    if constexpr (kHandOff) node.stage = impl::node_stage::queued;
+    if constexpr (kHandOff) {
+      node.stage = impl::node_stage::queued;
+      node.pending.owner = std::addressof(node);
+      pending_.append_node(node.pending);
+    }
     sentinel_.append_node(node);
     return true;
   }
@@ -333,7 +356,46 @@ class awaitable_state {
     resume_list(list);
   }
 
+  /// Cancellation as a request (hand_off only): withdraws the waiter `handle` if its resumption
+  /// is not yet committed, and returns true; the caller may then destroy its frame, which the
+  /// library no longer references. A queued waiter leaves the queue; a granted one leaves the
+  /// releaser's list and hands its grant on (State::abandon). Returns false, and changes
+  /// nothing, when no such waiter is pending: not suspended here yet, already committed to be
+  /// resumed (the caller must let it run), or finished. Looks the waiter up by handle under the
+  /// lock, never through the awaiter, which may be gone by the time the lock is taken.
+  bool try_cancel(std::coroutine_handle<> handle) noexcept requires kHandOff {
+    node_list handed_on;
+    bool withdrawn = false;
+    {
+      primitives_detail::lock_guard guard(mutex_);
+      for (auto link = pending_.next; link != std::addressof(pending_); link = link->next) {
+        auto& node = *static_cast<impl::pending_link*>(link)->owner;
+        if (node.handle != handle) continue;
+        // Queued: unlink from sentinel_. Granted: from the releaser's local list, which the
+        // releaser only reads under this lock.
+        unlink(node);
+        if (node.stage == impl::node_stage::granted) {
+          parent().abandon(handed_on, extra_node(node).extra);
+        }
+        node.stage = impl::node_stage::withdrawn;
+        node.handle = nullptr;  // the awaiter's destructor has nothing left to do
+        withdrawn = true;
+        break;
+      }
+    }
+    resume_list(handed_on);
+    return withdrawn;
+  }
+
  private:
+  // hand_off: takes a pending node off its list (queue or a releaser's) and off pending_.
+  static void unlink(impl::node_handle& node) noexcept {
+    node.prev->next = node.next;
+    node.next->prev = node.prev;
+    node.pending.prev->next = node.pending.next;
+    node.pending.next->prev = node.pending.prev;
+  }
+
   // hand_off's destruct_node (see the file comment). A committed node is left alone: its
   // resumption is already under way, the caller's race.
   void destruct_node_hand_off(impl::node_handle& node) noexcept {
@@ -348,8 +410,7 @@ class awaitable_state {
       if (node.stage == impl::node_stage::withdrawn) return;
       // Queued: unlink from sentinel_. Granted: unlink from the releaser's local list, which
       // the releaser only reads under this lock.
-      node.prev->next = node.next;
-      node.next->prev = node.prev;
+      unlink(node);
       if (node.stage == impl::node_stage::granted) {
         parent().abandon(handed_on, extra_node(node).extra);
       }
@@ -367,6 +428,8 @@ class awaitable_state {
           auto node = list.try_remove_head();
           if (!node) return;  // empty under the lock: no destroyer touches `list` any more
           auto& h = *static_cast<impl::node_handle*>(node);
+          h.pending.prev->next = h.pending.next;  // no longer pending: try_cancel refuses it
+          h.pending.next->prev = h.pending.prev;
           // committed before the look at `dying`: a destroyer that comes after the look finds
           // the node committed, one that came before is seen here.
           h.stage = impl::node_stage::committed;
@@ -429,6 +492,14 @@ class awaitable_sync_object {
 
   /// co_await the object itself: an awaiter with default extra data.
   auto operator co_await() { return awaiter{*shared_}; }
+
+  /// Asks to cancel the waiting coroutine `handle` (cancel_unlink::hand_off only): true when it
+  /// was withdrawn and may now be destroyed, false when it is committed to run (or not waiting
+  /// here). See awaitable_state::try_cancel.
+  bool try_cancel(std::coroutine_handle<> handle) noexcept requires requires(State& s) {
+    s.try_cancel(handle);
+  }
+  { return shared_->try_cancel(handle); }
 
  protected:
   using state = State;

@@ -209,8 +209,9 @@ class WaitBook {
   std::uint64_t serials_ = 0;
 };
 
-/// Wraps a primitive's awaitable and calls `queued()` once the primitive's await_suspend has
-/// returned with the coroutine suspended: from then on the coroutine is certainly in line.
+/// Wraps a primitive's awaitable and calls `queued()` (or `queued(handle)`, if it takes the
+/// suspended coroutine's handle) once the primitive's await_suspend has returned with the
+/// coroutine suspended: from then on the coroutine is certainly in line.
 template <class Inner, class OnQueued>
 struct settling {
   Inner inner;
@@ -222,17 +223,25 @@ struct settling {
     // A copy first: once the inner await_suspend has queued the coroutine, another thread may
     // resume it (and end this awaiter's life) before the call returns here.
     OnQueued notify = queued;
+    // The notification may take the suspended coroutine's handle (e.g. to cancel it later).
+    auto notify_queued = [&notify, h] {
+      if constexpr (std::is_invocable_v<OnQueued&, std::coroutine_handle<>>) {
+        notify(std::coroutine_handle<>(h));
+      } else {
+        notify();
+      }
+    };
     using R = decltype(inner.await_suspend(h));
     if constexpr (std::is_void_v<R>) {
       inner.await_suspend(h);
-      notify();
+      notify_queued();
     } else if constexpr (std::is_same_v<R, bool>) {
       const bool suspended = inner.await_suspend(h);
-      if (suspended) notify();
+      if (suspended) notify_queued();
       return suspended;
     } else {
       auto next = inner.await_suspend(h);
-      notify();
+      notify_queued();
       return next;
     }
   }

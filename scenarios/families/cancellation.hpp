@@ -2,14 +2,23 @@
 // destroyed at every point the schedule allows: while queued, after a release has moved them
 // to the resumption list but before they run, while their resumption is posted to the pool.
 //
+// How a waiter is cancelled depends on what the primitive offers:
+//   - a primitive with `bool try_cancel(std::coroutine_handle<>)` (see primitives/README.md,
+//     "Cancellation") is asked first, and the waiter is destroyed only when it said yes; a
+//     waiter it refuses (its resumption is committed) is left to run. Cancellation is a
+//     request, as in every coroutine library that supports it;
+//   - any other primitive gets the raw `destroy()` that document 003 describes (its awaiter's
+//     destructor is the cancellation hook), at whatever point the schedule reaches.
+//
 // Checks: no destroyed frame is ever resumed and none is destroyed while queued on the pool
 // (the runtime's frame tracker), the other waiters still get through (else a deadlock), and
 // no ownership or token is lost: once everyone is done, a fresh acquisition must get through
-// (else a deadlock naming that acquisition). The canceller only destroys a waiter that has not yet
-// run past its await, which it knows from a flag the waiter sets in the same step it is resumed:
+// (else a deadlock naming that acquisition). The canceller only touches a waiter that has
+// queued and not yet run past its await, which it knows from the stage the waiter records:
 // destroying a frame that is running would be the harness's bug, not the primitive's.
 #pragma once
 
+#include <coroutine>
 #include <string>
 
 #include "scenarios/harness.hpp"
@@ -30,18 +39,35 @@ inline std::vector<ParamSpec> specs() {
 
 struct Context : ScenarioContext {
   using ScenarioContext::ScenarioContext;
-  // Per waiter: 0 not yet queued, 1 queued, 2 resumed.
-  std::vector<std::unique_ptr<Sim::cell<int>>> stage;
+  /// Where a waiter is: its stage, and its coroutine once queued (what try_cancel is given).
+  struct Waiting {
+    int stage = 0;  // 0 not yet queued, 1 queued, 2 resumed
+    std::coroutine_handle<> handle{};
+  };
+  std::vector<std::unique_ptr<Sim::cell<Waiting>>> waiting;
 
-  void mark(std::size_t i, int v) {
-    stage[i]->with_mut([v](int& s) { s = std::max(s, v); });
+  void resumed(std::size_t i) {
+    waiting[i]->with_mut([](Waiting& w) { w.stage = 2; });
   }
-  bool cancellable(std::size_t i) const {
-    return stage[i]->with([](const int& s) { return s == 1; });
+  /// The waiter's coroutine while it is queued and not yet resumed, else a null handle.
+  std::coroutine_handle<> cancellable(std::size_t i) const {
+    return waiting[i]->with(
+        [](const Waiting& w) { return w.stage == 1 ? w.handle : std::coroutine_handle<>(); });
   }
   auto on_queued(std::size_t i) {
-    return [this, i] { mark(i, 1); };
+    return [this, i](std::coroutine_handle<> h) {
+      waiting[i]->with_mut([h](Waiting& w) {
+        // The waiter may already have been resumed by the time its await_suspend returns.
+        if (w.stage == 0) w = Waiting{1, h};
+      });
+    };
   }
+};
+
+/// Whether the primitive takes cancellation requests.
+template <class Prim>
+concept cancellable_by_request = requires(Prim& p, std::coroutine_handle<> h) {
+  { p.try_cancel(h) } -> std::same_as<bool>;
 };
 
 // Waiters co_await the primitive's own awaitable (no wrapper coroutine), so the "resumed" mark
@@ -53,7 +79,7 @@ Task exclusive_waiter(Context& c, Prim& p, std::size_t me, std::int64_t capacity
   } else {
     co_await settling{p.lock(), c.on_queued(me)};
   }
-  c.mark(me, 2);
+  c.resumed(me);
   c.enter_exclusive(capacity);
   c.hold_section();
   c.leave_exclusive();
@@ -67,7 +93,7 @@ Task exclusive_waiter(Context& c, Prim& p, std::size_t me, std::int64_t capacity
 template <class Prim>
 Task shared_waiter(Context& c, Prim& p, std::size_t me) {
   co_await settling{p.lock_shared(), c.on_queued(me)};
-  c.mark(me, 2);
+  c.resumed(me);
   c.enter_shared();
   c.hold_section();
   c.leave_shared();
@@ -105,7 +131,9 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   const auto cancellations = std::min<std::size_t>(waiters, p.integer("cancellations"));
   const auto writers = static_cast<std::size_t>(p.integer("writers"));
   const auto capacity = K == Kind::semaphore ? p.integer("capacity") : 1;
-  for (std::size_t i = 0; i < waiters; ++i) c.stage.push_back(std::make_unique<Sim::cell<int>>(0));
+  for (std::size_t i = 0; i < waiters; ++i) {
+    c.waiting.push_back(std::make_unique<Sim::cell<Context::Waiting>>());
+  }
   obs.actors.resize(waiters);
 
   std::optional<Prim> storage;
@@ -127,16 +155,24 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
       group.add([&, i] { return exclusive_waiter<K>(c, prim, i, capacity); });
     }
   }
-  // The canceller destroys waiters 0..cancellations-1 that have not run past their await yet;
-  // when it does, in relation to the release, is the schedule's choice.
+  // The canceller cancels waiters 0..cancellations-1 that have queued and not yet run past
+  // their await; when it does, in relation to the release, is the schedule's choice.
   group.add([&]() -> Task {
     for (std::size_t v = 0; v < cancellations; ++v) {
       c.work.fetch_add(1, std::memory_order_relaxed);  // a scheduling point before each cancel
-      if (c.cancellable(v)) {
-        group.task_of(v).destroy();
-        ++obs.numbers["cancelled"];
-        group.cancelled();
+      const std::coroutine_handle<> handle = c.cancellable(v);
+      if (!handle) continue;
+      if constexpr (cancellable_by_request<Prim>) {
+        // Between the look above and the primitive's lock the waiter may be committed,
+        // resumed, even finished: try_cancel decides under the lock, by handle.
+        if (!prim.try_cancel(handle)) {
+          ++obs.numbers["cancel_refused"];
+          continue;
+        }
       }
+      group.task_of(v).destroy();
+      ++obs.numbers["cancelled"];
+      group.cancelled();
     }
     co_return;
   });
