@@ -22,7 +22,9 @@ enum class Mode { sync, async };
 /// A scenario fails a primitive only for breaking a property it claims; an unclaimed
 /// property is measured and reported, not judged.
 enum Claim : std::uint32_t {
-  kMutualExclusion = 1u << 0,          // safety: no more holders than the kind allows
+  // safety: no more holders than the kind allows; for an event, a wait completes only for a
+  // set (auto-reset: at most one wait per set; manual-reset: any number, once it is set)
+  kMutualExclusion = 1u << 0,
   kFifoHandoff = 1u << 1,              // waiters acquire in arrival order
   kStarvationFreedom = 1u << 2,        // no waiter is bypassed without bound (writers, for rw)
   kCancellationSafety = 1u << 3,       // destroying a waiting coroutine harms nobody else
@@ -152,12 +154,14 @@ std::span<const PrimitiveInfo> all_primitives();
     "token count on one atomic word, CAS to take, wait-on-address to sleep")                       \
   /* event, async */                                                                               \
   X(manual_reset_event_part4, Kind::event, Mode::async, "003 library part 2 + series part 4",      \
-    kNoLostWakeups | kCancellationSafety, "set resumes every waiter, reset clears")                \
+    kMutualExclusion | kNoLostWakeups | kCancellationSafety,                                       \
+    "set resumes every waiter, reset clears")                                                      \
   X(manual_reset_event_part4_cancel_fixed, Kind::event, Mode::async,                               \
-    "003 library part 2 + series part 4, corrected", kNoLostWakeups | kCancellationSafety,         \
+    "003 library part 2 + series part 4, corrected",                                               \
+    kMutualExclusion | kNoLostWakeups | kCancellationSafety,                                       \
     "manual_reset_event_part4 with the corrected destruct_node (corrected variant)")               \
   X(manual_reset_event_part4_pooled, Kind::event, Mode::async,                                     \
-    "003 library part 3 + series part 4", kNoLostWakeups | kCancellationSafety,                    \
+    "003 library part 3 + series part 4", kMutualExclusion | kNoLostWakeups | kCancellationSafety, \
     "manual_reset_event_part4 with waiters resumed on the pool")                                   \
   X(auto_reset_event_part5, Kind::event, Mode::async, "003 library part 2 + series part 5",        \
     kMutualExclusion | kNoLostWakeups | kCancellationSafety,                                       \
@@ -172,8 +176,8 @@ std::span<const PrimitiveInfo> all_primitives();
   /* event, sync */                                                                                \
   X(platform_auto_reset_event, Kind::event, Mode::sync, "control",                                 \
     kMutualExclusion | kNoLostWakeups, "the platform's auto-reset event")                          \
-  X(platform_manual_reset_event, Kind::event, Mode::sync, "control", kNoLostWakeups,               \
-    "the platform's manual-reset event")                                                           \
+  X(platform_manual_reset_event, Kind::event, Mode::sync, "control",                               \
+    kMutualExclusion | kNoLostWakeups, "the platform's manual-reset event")                        \
   /* work_queue, sync */                                                                           \
   X(work_queue_auto_reset_event, Kind::work_queue, Mode::sync,                                     \
     "002 work queue, auto-reset event form", kNoLostWakeups,                                       \
