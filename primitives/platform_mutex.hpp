@@ -14,11 +14,11 @@ class platform_mutex {
   platform_mutex& operator=(const platform_mutex&) = delete;
 
   /// Blocks until the caller owns the mutex.
-  void lock(source_location loc = source_location::current()) { mutex_.lock(loc); }
+  void lock() { mutex_.lock(); }
   /// Takes the mutex if free; never blocks.
-  bool try_lock(source_location loc = source_location::current()) { return mutex_.try_lock(loc); }
+  bool try_lock() { return mutex_.try_lock(); }
   /// Releases the mutex. Precondition: the caller owns it.
-  void unlock(source_location loc = source_location::current()) { mutex_.unlock(loc); }
+  void unlock() { mutex_.unlock(); }
 
  private:
   typename P::mutex mutex_;

@@ -17,32 +17,32 @@ class ticket_mutex {
   ticket_mutex& operator=(const ticket_mutex&) = delete;
 
   /// Blocks until the caller owns the mutex; owners are served in ticket order.
-  void lock(source_location loc = source_location::current()) {
+  void lock() {
     // relaxed: the ticket only orders lockers; the acquire load below synchronizes.
-    const std::int32_t ticket = next_ticket_.fetch_add(1, std::memory_order_relaxed, loc);
+    const std::int32_t ticket = next_ticket_.fetch_add(1, std::memory_order_relaxed);
     for (;;) {
       // acquire: pairs with unlock's release increment.
-      const std::int32_t serving = now_serving_.load(std::memory_order_acquire, loc);
+      const std::int32_t serving = now_serving_.load(std::memory_order_acquire);
       if (serving == ticket) return;
       // May return spuriously; the loop re-checks.
-      P::wait_on_address(now_serving_, serving, loc);
+      P::wait_on_address(now_serving_, serving);
     }
   }
 
   /// Takes the mutex only if nobody holds or waits for it.
-  bool try_lock(source_location loc = source_location::current()) {
-    std::int32_t serving = now_serving_.load(std::memory_order_acquire, loc);  // pairs: unlock
+  bool try_lock() {
+    std::int32_t serving = now_serving_.load(std::memory_order_acquire);  // pairs: unlock
     std::int32_t expected = serving;
     // acquire on success: pairs with unlock's release increment; relaxed on failure.
     return next_ticket_.compare_exchange_strong(expected, serving + 1, std::memory_order_acquire,
-                                                std::memory_order_relaxed, loc);
+                                                std::memory_order_relaxed);
   }
 
   /// Passes ownership to the next ticket. Precondition: the caller owns the mutex.
-  void unlock(source_location loc = source_location::current()) {
+  void unlock() {
     // release: pairs with the acquire load in lock().
-    now_serving_.fetch_add(1, std::memory_order_release, loc);
-    P::wake_by_address_all(now_serving_, loc);  // the next ticket is one of the sleepers
+    now_serving_.fetch_add(1, std::memory_order_release);
+    P::wake_by_address_all(now_serving_);  // the next ticket is one of the sleepers
   }
 
  private:

@@ -21,53 +21,53 @@ class ticket_shared_mutex {
   ticket_shared_mutex& operator=(const ticket_shared_mutex&) = delete;
 
   /// Blocks until the caller owns the mutex exclusively.
-  void lock(source_location loc = source_location::current()) {
-    wait_for_turn(take_ticket(loc), loc);
+  void lock() {
+    wait_for_turn(take_ticket());
     for (;;) {
       // acquire: pairs with unlock_shared's release decrement.
-      const std::int32_t readers = readers_.load(std::memory_order_acquire, loc);
+      const std::int32_t readers = readers_.load(std::memory_order_acquire);
       if (readers == 0) return;
-      P::wait_on_address(readers_, readers, loc);  // may return spuriously: re-check
+      P::wait_on_address(readers_, readers);  // may return spuriously: re-check
     }
   }
 
   /// Releases an exclusive ownership: the next ticket's turn.
-  void unlock(source_location loc = source_location::current()) { pass_turn(loc); }
+  void unlock() { pass_turn(); }
 
   /// Blocks until the caller owns the mutex shared.
-  void lock_shared(source_location loc = source_location::current()) {
-    wait_for_turn(take_ticket(loc), loc);
+  void lock_shared() {
+    wait_for_turn(take_ticket());
     // relaxed: ordered before pass_turn's release, which the next writer acquires.
-    readers_.fetch_add(1, std::memory_order_relaxed, loc);
-    pass_turn(loc);
+    readers_.fetch_add(1, std::memory_order_relaxed);
+    pass_turn();
   }
 
   /// Releases a shared ownership; the last reader out wakes a writer waiting for it.
-  void unlock_shared(source_location loc = source_location::current()) {
+  void unlock_shared() {
     // release: pairs with lock()'s acquire load of readers_.
-    if (readers_.fetch_sub(1, std::memory_order_release, loc) == 1) {
-      P::wake_by_address_all(readers_, loc);
+    if (readers_.fetch_sub(1, std::memory_order_release) == 1) {
+      P::wake_by_address_all(readers_);
     }
   }
 
  private:
-  std::int32_t take_ticket(source_location loc) {
+  std::int32_t take_ticket() {
     // relaxed: the ticket only orders arrivals; wait_for_turn's acquire load synchronizes.
-    return next_ticket_.fetch_add(1, std::memory_order_relaxed, loc);
+    return next_ticket_.fetch_add(1, std::memory_order_relaxed);
   }
 
-  void wait_for_turn(std::int32_t ticket, source_location loc) {
+  void wait_for_turn(std::int32_t ticket) {
     for (;;) {
       // acquire: pairs with pass_turn's release increment.
-      const std::int32_t serving = now_serving_.load(std::memory_order_acquire, loc);
+      const std::int32_t serving = now_serving_.load(std::memory_order_acquire);
       if (serving == ticket) return;
-      P::wait_on_address(now_serving_, serving, loc);  // may return spuriously: re-check
+      P::wait_on_address(now_serving_, serving);  // may return spuriously: re-check
     }
   }
 
-  void pass_turn(source_location loc) {
-    now_serving_.fetch_add(1, std::memory_order_release, loc);  // pairs with wait_for_turn
-    P::wake_by_address_all(now_serving_, loc);
+  void pass_turn() {
+    now_serving_.fetch_add(1, std::memory_order_release);  // pairs with wait_for_turn
+    P::wake_by_address_all(now_serving_);
   }
 
   // next_ticket_: the next ticket; now_serving_: whose turn it is (only grows); readers_: the

@@ -18,19 +18,19 @@ class wait_on_address_semaphore {
   wait_on_address_semaphore& operator=(const wait_on_address_semaphore&) = delete;
 
   /// Takes a token, sleeping while there is none.
-  void acquire(source_location loc = source_location::current()) {
-    while (!try_acquire(loc)) {
-      P::wait_on_address(tokens_, std::int32_t{0}, loc);  // may return spuriously: re-check
+  void acquire() {
+    while (!try_acquire()) {
+      P::wait_on_address(tokens_, std::int32_t{0});  // may return spuriously: re-check
     }
   }
 
   /// Takes a token if there is one; never blocks.
-  bool try_acquire(source_location loc = source_location::current()) {
-    std::int32_t current = tokens_.load(std::memory_order_relaxed, loc);  // a guess
+  bool try_acquire() {
+    std::int32_t current = tokens_.load(std::memory_order_relaxed);  // a guess
     while (current > 0) {
       // acquire: pairs with release's release increment; relaxed failure refreshes the guess.
       if (tokens_.compare_exchange_weak(current, current - 1, std::memory_order_acquire,
-                                        std::memory_order_relaxed, loc)) {
+                                        std::memory_order_relaxed)) {
         return true;
       }
     }
@@ -38,9 +38,9 @@ class wait_on_address_semaphore {
   }
 
   /// Returns a token and wakes one sleeper.
-  void release(source_location loc = source_location::current()) {
-    tokens_.fetch_add(1, std::memory_order_release, loc);  // pairs with try_acquire's acquire
-    P::wake_by_address_single(tokens_, loc);
+  void release() {
+    tokens_.fetch_add(1, std::memory_order_release);  // pairs with try_acquire's acquire
+    P::wake_by_address_single(tokens_);
   }
 
  private:
