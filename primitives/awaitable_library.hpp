@@ -62,6 +62,7 @@
 // pending waiters per try_cancel.
 #pragma once
 
+#include <concepts>
 #include <coroutine>
 #include <memory>
 #include <type_traits>
@@ -533,3 +534,14 @@ class awaitable_sync_object {
 };
 
 }  // namespace syncstress::async_helpers
+
+namespace syncstress {
+
+/// Whether a primitive takes cancellation requests: `try_cancel(handle)` says whether the
+/// waiting coroutine was withdrawn and may be destroyed (see awaitable_state::try_cancel).
+template <class Prim>
+concept cancellable_by_request = requires(Prim& p, std::coroutine_handle<> h) {
+  { p.try_cancel(h) } -> std::same_as<bool>;
+};
+
+}  // namespace syncstress

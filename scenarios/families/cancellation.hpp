@@ -64,12 +64,6 @@ struct Context : ScenarioContext {
   }
 };
 
-/// Whether the primitive takes cancellation requests.
-template <class Prim>
-concept cancellable_by_request = requires(Prim& p, std::coroutine_handle<> h) {
-  { p.try_cancel(h) } -> std::same_as<bool>;
-};
-
 // Waiters co_await the primitive's own awaitable (no wrapper coroutine), so the "resumed" mark
 // is set in the very step the frame is resumed.
 template <Kind K, class Prim>
