@@ -44,19 +44,8 @@ struct Observations {
   std::uint64_t fifo_violations = 0;
   /// Broken properties the primitive does not claim: counted, reported as metrics.
   std::map<std::string, std::uint64_t> unclaimed;
-  /// A claimed property found broken only at the end of the execution (e.g. an item lost):
-  /// claim name and message. Properties checked mid-execution use Sim::check instead.
-  std::string failed_property;
-  std::string failure_message;
   /// Family-specific numbers of this execution (e.g. items processed).
   std::map<std::string, double> numbers;
-
-  void fail(std::string property, std::string message) {
-    if (failed_property.empty()) {
-      failed_property = std::move(property);
-      failure_message = std::move(message);
-    }
-  }
 };
 
 /// Checks one property: a claimed one ends the execution on the spot through Sim::check (so
@@ -228,6 +217,7 @@ struct settling {
       if constexpr (std::is_invocable_v<OnQueued&, std::coroutine_handle<>>) {
         notify(std::coroutine_handle<>(h));
       } else {
+        (void)h;
         notify();
       }
     };
@@ -256,6 +246,21 @@ struct settle_in_book {
   WaitBook::Ticket ticket;
   void operator()() const { book->settle(ticket); }
 };
+
+/// The primitive under test, built as its kind is: a semaphore with `capacity` tokens, an
+/// event not set, anything else by default. On the heap, so no family needs an optional.
+template <Kind K, class Prim>
+std::unique_ptr<Prim> make_primitive(std::int64_t capacity) {
+  if constexpr (K == Kind::semaphore) {
+    return std::make_unique<Prim>(capacity);
+  } else if constexpr (K == Kind::event) {
+    (void)capacity;
+    return std::make_unique<Prim>(false);
+  } else {
+    (void)capacity;
+    return std::make_unique<Prim>();
+  }
+}
 
 /// Holders of a primitive right now, in Platform cells so Relacy can check them later.
 struct Occupancy {

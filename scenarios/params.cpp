@@ -80,8 +80,11 @@ Params Params::resolve(const std::vector<ParamSpec>& specs, const nlohmann::json
   for (const auto& [key, text] : overrides) {
     const ParamSpec* s = find_spec(specs, key);
     if (!s) {
-      throw UsageError("--set " + key + "=" + text + ": unknown parameter '" + key +
-                       "'; this scenario takes: " + known_keys(specs));
+      std::string message = "--set " + key;
+      message += "=" + text;
+      message += ": unknown parameter '" + key;
+      message += "'; this scenario takes: " + known_keys(specs);
+      throw UsageError(message);
     }
     p.values_[key] = parse_text(*s, text, "--set");
   }

@@ -61,8 +61,7 @@ struct Judgement {
   std::string message;
 };
 
-Judgement judge(const sim::ExecutionResult& r, const Observations& obs, Family family,
-                std::uint32_t claims) {
+Judgement judge(const sim::ExecutionResult& r, Family family, std::uint32_t claims) {
   Judgement j;
   const bool headline_claimed = (claims & headline_claim(family)) != 0;
   // In the families that inject a fault on purpose, what the fault breaks is the headline
@@ -70,9 +69,6 @@ Judgement judge(const sim::ExecutionResult& r, const Observations& obs, Family f
   const bool fault_family = family == Family::cancellation || family == Family::spurious_wakeups;
   switch (r.outcome) {
     case sim::Outcome::completed:
-      if (!obs.failed_property.empty()) {
-        j = {true, true, obs.failed_property, obs.failure_message};
-      }
       return j;
     case sim::Outcome::violation: {
       // Checks raised through Judge carry "<claim>: <message>".
@@ -195,13 +191,21 @@ struct Cell {
   }
 
   std::string replay_command(const std::string& schedule) const {
+    // A preset of the scenarios/ folder is named; a user's own preset is given by its file.
+    const bool named = preset.file.empty() || !preset.file.has_parent_path() ||
+                       preset.file.parent_path().filename() == "scenarios";
     std::string cmd = "syncstress replay --schedule " + schedule;
-    cmd += preset.file.empty() || !preset.file.has_parent_path() ||
-                   preset.file.parent_path().filename() == "scenarios"
-               ? " --scenario " + shell_word(preset.name)
-               : " --preset " + shell_word(preset.file.string());
-    cmd += " --primitive " + std::string(primitive->name);
-    for (const auto& [k, v] : overrides) cmd += " --set " + shell_word(k + "=" + v);
+    cmd += named ? " --scenario " : " --preset ";
+    cmd += shell_word(named ? preset.name : preset.file.string());
+    cmd += " --primitive ";
+    cmd += primitive->name;
+    for (const auto& [k, v] : overrides) {
+      std::string assignment = k;
+      assignment += '=';
+      assignment += v;
+      cmd += " --set ";
+      cmd += shell_word(assignment);
+    }
     return cmd;
   }
 };
@@ -244,7 +248,7 @@ std::variant<std::vector<std::string>, std::string> confirm(const Cell& cell,
     } catch (const ScheduleDivergence& e) {
       return std::string("the replay diverged from the recorded schedule: ") + e.what();
     }
-    const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
+    const auto j = judge(r, cell.preset.family, cell.primitive->claims);
     if (j.property != expected.property || j.message != expected.message) {
       return "the replay ended differently (" + j.property + ": " + j.message +
              ") from the recorded execution (" + expected.property + ": " + expected.message + ")";
@@ -299,7 +303,7 @@ CellResult run_cell(const Cell& cell, const RunConfig& config) {
     const auto r = cell.execute(*runtime, recorder, obs);
     ++out.executions;
     out.steps += r.steps;
-    const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
+    const auto j = judge(r, cell.preset.family, cell.primitive->claims);
     metrics.add(obs, j);
     if (obs.unclaimed.count(std::string(to_string(headline_claim(cell.preset.family))))) {
       any_unclaimed_break = true;
@@ -482,7 +486,7 @@ ReplayOutcome replay_execution(const Cell& cell, const Schedule& schedule,
   ReplayOutcome out;
   out.steps = r.steps;
   out.trace = split_lines(r.format_trace());
-  const auto j = judge(r, obs, preset.family, cell.primitive->claims);
+  const auto j = judge(r, preset.family, cell.primitive->claims);
   if (j.broken) {
     Violation v;
     v.property = j.property;

@@ -53,7 +53,7 @@ constexpr int kTreeLimit = 256;  // ranks below this use an adaptive bit tree, a
 
 class Model {
  public:
-  Model() : tree_(2 * kBuckets * 2 * kTreeLimit) {}
+  Model() : tree_(std::size_t{2} * kBuckets * 2 * kTreeLimit) {}
 
   // Codes `c` (read when writing, filled in when reading) through `coder`.
   template <class Coder>
@@ -70,7 +70,7 @@ class Model {
   // Elias gamma of n >= 1: the length in adaptive unary, the rest in direct bits.
   template <class Coder>
   std::uint64_t code_gamma(Coder& coder, std::array<BitModel, 64>& m, std::uint64_t n) {
-    const int width = std::bit_width(n);
+    const int width = static_cast<int>(std::bit_width(n));
     int w = 1;
     while (w < 64 && coder.bit(m[static_cast<std::size_t>(w - 1)], w < width ? 1u : 0u)) ++w;
     const std::uint64_t low_mask = w == 1 ? 0 : (~std::uint64_t{0} >> (65 - w));
@@ -129,9 +129,9 @@ class Model {
       if (options == 1) {
         rank = 0;
       } else {
-        const int width = std::bit_width(options - 1);
+        const int width = static_cast<int>(std::bit_width(options - 1));
         if (options <= kTreeLimit) {
-          BitModel* tree = &tree_[static_cast<std::size_t>((k * kBuckets + b) * 2 * kTreeLimit)];
+          BitModel* tree = &tree_[(static_cast<std::size_t>(k) * kBuckets + b) * 2 * kTreeLimit];
           std::size_t node = 1;
           for (int i = width - 1; i >= 0; --i) {
             const unsigned bit = coder.bit(tree[node], static_cast<unsigned>((rank >> i) & 1));

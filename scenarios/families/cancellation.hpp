@@ -130,12 +130,7 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   }
   obs.actors.resize(waiters);
 
-  std::optional<Prim> storage;
-  if constexpr (K == Kind::semaphore) {
-    storage.emplace(capacity);
-  } else {
-    storage.emplace();
-  }
+  const auto storage = make_primitive<K, Prim>(capacity);
   Prim& prim = *storage;
   run_to_end(take_all<K>(prim, capacity), "the scenario's first acquisition");
 

@@ -161,17 +161,6 @@ Task stream_actor(Context& c, Prim& p, std::size_t me, std::int64_t capacity) {
   }
 }
 
-template <class Prim, Kind K>
-Prim* make(std::optional<Prim>& storage, std::int64_t capacity) {
-  if constexpr (K == Kind::semaphore) {
-    storage.emplace(capacity);
-  } else {
-    (void)capacity;
-    storage.emplace();
-  }
-  return &*storage;
-}
-
 /// One execution of the fairness family.
 template <Kind K, Mode M, class Prim>
 void run_fairness(Observations& obs, std::uint32_t claims, const Params& p) {
@@ -179,8 +168,8 @@ void run_fairness(Observations& obs, std::uint32_t claims, const Params& p) {
   const auto actors = static_cast<std::size_t>(p.integer("actors"));
   const auto capacity = K == Kind::semaphore ? p.integer("capacity") : 1;
   obs.actors.resize(actors);
-  std::optional<Prim> storage;
-  Prim& prim = *make<Prim, K>(storage, capacity);
+  const auto storage = make_primitive<K, Prim>(capacity);
+  Prim& prim = *storage;
   Actors group;
   for (std::size_t i = 0; i < actors; ++i) {
     group.add([&, i] { return fairness_actor<K, M>(c, prim, i, capacity); });
@@ -199,8 +188,8 @@ void run_starvation(Observations& obs, std::uint32_t claims, const Params& p) {
   obs.actors.resize(victims + stream);
   c.victims_left.with_mut([&](std::int64_t& v) { v = static_cast<std::int64_t>(victims); });
   c.victims_watched = true;
-  std::optional<Prim> storage;
-  Prim& prim = *make<Prim, K>(storage, capacity);
+  const auto storage = make_primitive<K, Prim>(capacity);
+  Prim& prim = *storage;
   Actors group;
   // The stream starts first so the victims arrive at a primitive that is already busy.
   for (std::size_t i = 0; i < stream; ++i) {

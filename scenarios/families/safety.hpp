@@ -7,7 +7,6 @@
 // leaves one blocked, which the runtime reports as a deadlock.
 #pragma once
 
-#include <optional>
 #include <string>
 
 #include "scenarios/harness.hpp"
@@ -104,14 +103,7 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   obs.actors.resize(static_cast<std::size_t>(actors) + 1);
   // Everything the actors use is declared before them: if the execution ends early, the
   // actors' frames are destroyed first, and their awaiters still reach the primitive.
-  std::optional<Prim> storage;
-  if constexpr (K == Kind::semaphore) {
-    storage.emplace(capacity);
-  } else if constexpr (K == Kind::event) {
-    storage.emplace(false);
-  } else {
-    storage.emplace();
-  }
+  const auto storage = make_primitive<K, Prim>(capacity);
   Prim& prim = *storage;
   Sim::cell<std::int64_t> sets{0};
   Sim::cell<std::int64_t> releases{0};
@@ -139,7 +131,7 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
     }
     // An auto-reset event needs one set per waiter; a manual-reset one releases all at once.
     const std::int64_t set_count = Prim::kAutoReset ? actors : 1;
-    group.add([&, set_count] { return event_setter<M>(c, prim, sets, releases, set_count); });
+    group.add([&] { return event_setter<M>(c, prim, sets, releases, set_count); });
   }
   group.run();
 }

@@ -1,7 +1,9 @@
 // The work-queue family, used by the progress and spurious-wakeups presets: producers push
-// distinct items, the single consumer runs the document's consumer loop until it has seen
-// them all. Checks: every item processed exactly once, none left behind once the producers
-// are done. A lost wake-up leaves the consumer blocked with items still queued, which the
+// distinct items, the single consumer runs the document's consumer loop until it has had as
+// many deliveries as items pushed. Checks, on every delivery: the item was pushed, and not
+// delivered before. Together they mean every item was processed exactly once when the loop
+// ends (n deliveries of distinct pushed items out of n), so no end-of-run check is needed. A
+// lost wake-up or a dropped item leaves the consumer blocked with deliveries missing, which the
 // runtime reports as a deadlock naming the consumer's wait.
 #pragma once
 
@@ -54,13 +56,6 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   });
   group.run();
   obs.numbers["items_processed"] += static_cast<double>(processed);
-  for (std::int64_t i = 0; i < total; ++i) {
-    if (seen[static_cast<std::size_t>(i)] == 0) {
-      obs.fail(std::string(to_string(kNoLostWakeups)),
-               "item " + std::to_string(i) + " was never processed");
-      break;
-    }
-  }
 }
 
 }  // namespace syncstress::scenarios::work_queue

@@ -41,6 +41,7 @@ class GateCommand final : public Command {
 
   int execute(const Invocation& invocation) override {
     std::vector<nlohmann::json> reports;
+    reports.reserve(reports_.size());
     for (const auto& path : reports_) reports.push_back(report::read_report(path));
     if (!write_baseline_.empty()) {
       check_parent("--write-baseline", write_baseline_);

@@ -49,6 +49,7 @@ std::string show(const T& v) {
 
 template <class T>
 bool same_bits(const T& a, const T& b) {
+  // NOLINTNEXTLINE(bugprone-sizeof-expression): T may be a pointer; its bits are compared.
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
@@ -274,14 +275,18 @@ struct Sim {
   /// A simulated thread; the destructor joins if still joinable (as std::jthread).
   class thread {
    public:
+    // F must be invocable, which a thread is not: the move constructor stays in charge.
+    // NOLINTBEGIN(bugprone-forwarding-reference-overload)
     template <class F>
     requires std::invocable < std::decay_t<F>
     & > explicit thread(F&& f, source_location loc = source_location::current())
         : id_(start(std::function<void()>(std::forward<F>(f)), loc)) {}
+    // NOLINTEND(bugprone-forwarding-reference-overload)
     thread(thread&& other) noexcept
         : epoch_(other.epoch_), id_(other.id_), joinable_(std::exchange(other.joinable_, false)) {}
     thread& operator=(thread&&) = delete;
     thread(const thread&) = delete;
+    // NOLINTNEXTLINE(bugprone-exception-escape): joins without unwinding (see Engine::join).
     ~thread();
     /// Waits for the thread's function to return. Precondition: not joined before.
     void join(source_location loc = source_location::current());

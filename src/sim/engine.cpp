@@ -1045,6 +1045,7 @@ ThreadId Sim::thread::start(std::function<void()> fn, const source_location& loc
   return e->spawn(std::move(fn), loc);
 }
 
+// NOLINTNEXTLINE(bugprone-exception-escape): join(..., from_destructor) never unwinds.
 Sim::thread::~thread() {
   if (joinable_) {
     Engine* e = t_engine;

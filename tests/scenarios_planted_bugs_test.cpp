@@ -1,0 +1,963 @@
+// Every check the scenario families make can fail: for each one, a primitive with one planted
+// bug that breaks the property the check is about (and, but for one, nothing else), run through the
+// family's own body on sim until the breach shows, and a correct control from primitives/ run the
+// same way (same parameters, claims and seed) that reports nothing. A check no planted bug can trip
+// would be a check that cannot fail.
+//
+// The planted primitives offer exactly their kind's interface (primitives/README.md, "Kind
+// interfaces") and are built from the Platform's atomics, mutex, events and parkers, as the
+// real ones are. Each search is deterministic (one seed of the random strategy), so the number
+// of executions to detection is fixed; it is recorded as the test property
+// "executions_to_detection".
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <coroutine>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "platform/sim.hpp"
+#include "primitives/awaitable_events.hpp"
+#include "primitives/catalog.hpp"
+#include "primitives/detail/lock_guard.hpp"
+#include "primitives/locked_work_queue.hpp"
+#include "primitives/platform_events.hpp"
+#include "primitives/ticket_mutex.hpp"
+#include "primitives/ticket_shared_mutex.hpp"
+#include "primitives/wait_on_address_semaphore.hpp"
+#include "scenarios/cell.hpp"
+#include "scenarios/families/cancellation.hpp"
+#include "scenarios/families/contention.hpp"
+#include "scenarios/families/safety.hpp"
+#include "scenarios/families/work_queue.hpp"
+#include "scenarios/harness.hpp"
+#include "scenarios/params.hpp"
+#include "schedules/random_strategy.hpp"
+#include "sim/runtime.hpp"
+
+namespace syncstress {
+
+// ---------------------------------------------------------------------------------------------
+// The planted-bug primitives. Each comment names the one property it breaks and how.
+
+/// mutex, sync. Breaks mutual exclusion: the test and the set of the lock word are two steps,
+/// so two lockers can both see it free. Wakes every sleeper on unlock, so nothing else breaks.
+template <class P>
+class check_then_set_mutex {
+ public:
+  check_then_set_mutex() = default;
+  check_then_set_mutex(const check_then_set_mutex&) = delete;
+  check_then_set_mutex& operator=(const check_then_set_mutex&) = delete;
+
+  void lock() {
+    // acquire: pairs with unlock's release store.
+    while (locked_.load(std::memory_order_acquire) != 0) P::wait_on_address(locked_, 1);
+    locked_.store(1, std::memory_order_relaxed);  // the planted bug: not a compare-exchange
+  }
+  void unlock() {
+    locked_.store(0, std::memory_order_release);  // pairs with lock's acquire load
+    P::wake_by_address_all(locked_);
+  }
+
+ private:
+  // locked_: 0 free, 1 held. lock 0 -> 1 (meant to be atomic with the test), unlock 1 -> 0.
+  typename P::template atomic<std::int32_t> locked_{0};
+};
+
+/// shared_mutex, sync. Breaks mutual exclusion: lock_shared registers the reader and enters
+/// without looking at the writer flag. Writers exclude each other and wait for the readers
+/// inside, and every change a sleeper waits for is woken.
+template <class P>
+class reader_ignores_writer_shared_mutex {
+ public:
+  reader_ignores_writer_shared_mutex() = default;
+  reader_ignores_writer_shared_mutex(const reader_ignores_writer_shared_mutex&) = delete;
+  reader_ignores_writer_shared_mutex& operator=(const reader_ignores_writer_shared_mutex&) = delete;
+
+  void lock() {
+    for (;;) {
+      std::int32_t expected = 0;
+      // acquire: pairs with unlock's release store; relaxed failure only feeds the wait.
+      if (writer_.compare_exchange_strong(expected, 1, std::memory_order_acquire,
+                                          std::memory_order_relaxed)) {
+        break;
+      }
+      P::wait_on_address(writer_, expected);
+    }
+    for (;;) {
+      // acquire: pairs with unlock_shared's release decrement.
+      const std::int32_t readers = readers_.load(std::memory_order_acquire);
+      if (readers == 0) return;
+      P::wait_on_address(readers_, readers);
+    }
+  }
+  void unlock() {
+    writer_.store(0, std::memory_order_release);  // pairs with lock's acquire exchange
+    P::wake_by_address_all(writer_);
+  }
+  void lock_shared() {
+    // The planted bug: a reader should wait while writer_ is 1; it enters regardless.
+    readers_.fetch_add(1, std::memory_order_seq_cst);
+  }
+  void unlock_shared() {
+    // release: pairs with lock's acquire load of readers_.
+    if (readers_.fetch_sub(1, std::memory_order_release) == 1) P::wake_by_address_all(readers_);
+  }
+
+ private:
+  // writer_: 0 no writer, 1 a writer holds it or waits for the readers to leave.
+  // readers_: readers inside (>= 0); the last one out wakes a writer waiting on it.
+  typename P::template atomic<std::int32_t> writer_{0};
+  typename P::template atomic<std::int32_t> readers_{0};
+};
+
+/// semaphore, sync. Breaks mutual exclusion (capacity): acquire takes a token while the count
+/// is >= 0 instead of > 0, so the count reaches -1 and one holder more than tokens gets in.
+/// Otherwise wait_on_address_semaphore: every release wakes a sleeper.
+template <class P>
+class off_by_one_semaphore {
+ public:
+  explicit off_by_one_semaphore(std::int64_t initial_tokens)
+      : tokens_(static_cast<std::int32_t>(initial_tokens)) {}
+  off_by_one_semaphore(const off_by_one_semaphore&) = delete;
+  off_by_one_semaphore& operator=(const off_by_one_semaphore&) = delete;
+
+  void acquire() {
+    std::int32_t current = tokens_.load(std::memory_order_relaxed);  // a guess
+    for (;;) {
+      if (current >= 0) {  // the planted bug: `> 0` is meant
+        // acquire: pairs with release's increment; relaxed failure refreshes the guess.
+        if (tokens_.compare_exchange_weak(current, current - 1, std::memory_order_acquire,
+                                          std::memory_order_relaxed)) {
+          return;
+        }
+        continue;
+      }
+      P::wait_on_address(tokens_, current);
+      current = tokens_.load(std::memory_order_relaxed);
+    }
+  }
+  void release() {
+    tokens_.fetch_add(1, std::memory_order_release);  // pairs with acquire's compare-exchange
+    P::wake_by_address_single(tokens_);
+  }
+
+ private:
+  // tokens_: free tokens; -1 once the bug has let a holder too many in.
+  typename P::template atomic<std::int32_t> tokens_;
+};
+
+/// event (manual reset), sync. Breaks "a wait completes only for a set": a misplaced fast
+/// path lets the second wait() ever made return at once, set or not. Every other wait is the
+/// platform's manual-reset event.
+template <class P>
+class second_wait_returns_event {
+ public:
+  static constexpr bool kAutoReset = false;
+
+  explicit second_wait_returns_event(bool initially_set) : event_(initially_set) {}
+  second_wait_returns_event(const second_wait_returns_event&) = delete;
+  second_wait_returns_event& operator=(const second_wait_returns_event&) = delete;
+
+  void set() { event_.set(); }
+  void reset() { event_.reset(); }
+  void wait() {
+    // relaxed: a count of calls, ordering nothing. The planted bug: it decides the wait.
+    if (waits_.fetch_add(1, std::memory_order_relaxed) == 1) return;
+    event_.wait();
+  }
+
+ private:
+  typename P::template atomic<std::int32_t> waits_{0};  // wait() calls so far; only grows
+  typename P::manual_reset_event event_;
+};
+
+/// event (auto reset), sync. Breaks "at most one wait per set": built on a manual-reset event
+/// that the released waiter resets, so one set releases every waiter blocked at that moment
+/// (and any that arrives before the first reset).
+template <class P>
+class set_releases_all_auto_reset_event {
+ public:
+  static constexpr bool kAutoReset = true;
+
+  explicit set_releases_all_auto_reset_event(bool initially_set) : event_(initially_set) {}
+  set_releases_all_auto_reset_event(const set_releases_all_auto_reset_event&) = delete;
+  set_releases_all_auto_reset_event& operator=(const set_releases_all_auto_reset_event&) = delete;
+
+  void set() { event_.set(); }
+  void reset() { event_.reset(); }
+  void wait() {
+    event_.wait();
+    event_.reset();  // the planted bug: too late, the set has released everyone waiting
+  }
+
+ private:
+  typename P::manual_reset_event event_;
+};
+
+/// mutex, sync. Breaks FIFO hand-off: a ticket lock whose unlock passes the turn to the newest
+/// waiting ticket instead of the oldest. Its doorway is its first operation (taking the
+/// ticket), as ticket_mutex's, so the WaitBook (which settles a sync waiter at arrival) blames
+/// it for the hand-off order alone: serving the oldest instead, this is ticket_mutex. One turn
+/// at a time keeps mutual exclusion; every change of turn wakes every sleeper.
+template <class P>
+class lifo_ticket_mutex {
+ public:
+  lifo_ticket_mutex() = default;
+  lifo_ticket_mutex(const lifo_ticket_mutex&) = delete;
+  lifo_ticket_mutex& operator=(const lifo_ticket_mutex&) = delete;
+
+  void lock() {
+    // relaxed: the ticket only orders lockers; the acquire load below synchronizes.
+    const std::int32_t ticket = next_ticket_.fetch_add(1, std::memory_order_relaxed);
+    for (;;) {
+      // acquire: pairs with unlock's release store.
+      const std::int32_t turn = turn_.load(std::memory_order_acquire);
+      if (turn == ticket) break;
+      P::wait_on_address(turn_, turn);
+    }
+    owner_.with_mut([&](Owner& o) { o.ticket = ticket; });
+  }
+  void unlock() {
+    // Tickets taken so far; one taken after this load finds the mutex free, or waits.
+    const std::int32_t taken = next_ticket_.load(std::memory_order_seq_cst);
+    const std::int32_t next = owner_.with_mut([&](Owner& o) {
+      o.served.resize(static_cast<std::size_t>(taken), false);
+      o.served[static_cast<std::size_t>(o.ticket)] = true;
+      // The planted bug: the newest waiting ticket first; FIFO would scan upwards.
+      for (std::int32_t t = taken - 1; t >= 0; --t) {
+        if (!o.served[static_cast<std::size_t>(t)]) return t;
+      }
+      return taken;  // nobody waits: the next ticket taken owns it at once
+    });
+    turn_.store(next, std::memory_order_release);  // pairs with lock's acquire load
+    P::wake_by_address_all(turn_);
+  }
+
+ private:
+  struct Owner {
+    std::int32_t ticket = 0;
+    std::vector<bool> served;  // by ticket
+  };
+  // next_ticket_: the next ticket to hand out (only grows). turn_: the ticket that owns the
+  // mutex, or the next one to be taken when it is free; set only by the owner's unlock.
+  typename P::template atomic<std::int32_t> next_ticket_{0};
+  typename P::template atomic<std::int32_t> turn_{0};
+  typename P::template cell<Owner> owner_;  // touched by the owner only: the mutex guards it
+};
+
+/// shared_mutex, sync. Breaks starvation freedom (of writers): a reader is admitted whenever
+/// no writer holds the mutex, also while a writer waits for the readers to drain. Exclusion
+/// and wake-ups are correct.
+template <class P>
+class reader_preferring_shared_mutex {
+ public:
+  reader_preferring_shared_mutex() = default;
+  reader_preferring_shared_mutex(const reader_preferring_shared_mutex&) = delete;
+  reader_preferring_shared_mutex& operator=(const reader_preferring_shared_mutex&) = delete;
+
+  void lock() {
+    for (;;) {
+      std::int32_t expected = 0;
+      // acquire: pairs with the release of unlock and unlock_shared; relaxed failure only
+      // feeds the wait.
+      if (state_.compare_exchange_strong(expected, -1, std::memory_order_acquire,
+                                         std::memory_order_relaxed)) {
+        return;
+      }
+      P::wait_on_address(state_, expected);
+    }
+  }
+  void unlock() {
+    state_.store(0, std::memory_order_release);  // pairs with the acquires of the lockers
+    P::wake_by_address_all(state_);
+  }
+  void lock_shared() {
+    std::int32_t current = state_.load(std::memory_order_relaxed);  // a guess
+    for (;;) {
+      if (current >= 0) {  // the planted bug (a policy): no look at waiting writers
+        // acquire: pairs with unlock's release store; relaxed failure refreshes the guess.
+        if (state_.compare_exchange_weak(current, current + 1, std::memory_order_acquire,
+                                         std::memory_order_relaxed)) {
+          return;
+        }
+        continue;
+      }
+      P::wait_on_address(state_, current);
+      current = state_.load(std::memory_order_relaxed);
+    }
+  }
+  void unlock_shared() {
+    // release: pairs with lock's acquire compare-exchange.
+    if (state_.fetch_sub(1, std::memory_order_release) == 1) P::wake_by_address_all(state_);
+  }
+
+ private:
+  // state_: -1 a writer holds it, 0 free, n > 0 readers hold it. Writers sleep on the reader
+  // count; the last reader out and every writer's unlock wake all sleepers.
+  typename P::template atomic<std::int32_t> state_{0};
+};
+
+/// semaphore, sync. Breaks spurious-wake-up tolerance only: document 004's design (a count
+/// that goes negative with waiters, a queue of parkers, release unparks one), where the waiter
+/// takes one return from park() as "a release picked me". Correct while park never returns
+/// spuriously.
+template <class P>
+class park_once_semaphore {
+ public:
+  explicit park_once_semaphore(std::int64_t initial_tokens) : count_(initial_tokens) {}
+  park_once_semaphore(const park_once_semaphore&) = delete;
+  park_once_semaphore& operator=(const park_once_semaphore&) = delete;
+
+  void acquire() {
+    // acq_rel: acquire pairs with release's fetch_add; release orders the announcement.
+    if (count_.fetch_sub(1, std::memory_order_acq_rel) - 1 >= 0) return;
+    auto& me = P::current_parker();
+    {
+      primitives_detail::lock_guard guard(mutex_);
+      queue_.with_mut([&](std::deque<typename P::parker*>& q) { q.push_back(&me); });
+    }
+    me.park();  // the planted bug: no loop re-checking that a release picked this waiter
+  }
+  void release() {
+    // acq_rel: pairs with acquire's fetch_sub.
+    if (count_.fetch_add(1, std::memory_order_acq_rel) + 1 > 0) return;  // nobody waits
+    // A waiter announced itself in count_; as in 004, spin until it has queued.
+    for (;;) {
+      typename P::parker* next = nullptr;
+      {
+        primitives_detail::lock_guard guard(mutex_);
+        queue_.with_mut([&](std::deque<typename P::parker*>& q) {
+          if (!q.empty()) {
+            next = q.front();
+            q.pop_front();
+          }
+        });
+      }
+      if (next != nullptr) {
+        next->unpark();  // a thread's parker outlives the wait: no use after the waiter left
+        return;
+      }
+      P::yield();
+    }
+  }
+
+ private:
+  // count_: free tokens when >= 0; minus the waiters announced when < 0.
+  typename P::template atomic<std::int64_t> count_;
+  typename P::mutex mutex_;
+  typename P::template cell<std::deque<typename P::parker*>> queue_;  // guarded by mutex_
+};
+
+/// semaphore, sync. Breaks "no lost wake-ups": release wakes a sleeper only when the count
+/// leaves zero. A second release before the first woken sleeper took its token wakes nobody,
+/// and with two sleepers one of them sleeps on with a token free. Otherwise
+/// wait_on_address_semaphore.
+template <class P>
+class wake_from_zero_only_semaphore {
+ public:
+  explicit wake_from_zero_only_semaphore(std::int64_t initial_tokens)
+      : tokens_(static_cast<std::int32_t>(initial_tokens)) {}
+  wake_from_zero_only_semaphore(const wake_from_zero_only_semaphore&) = delete;
+  wake_from_zero_only_semaphore& operator=(const wake_from_zero_only_semaphore&) = delete;
+
+  void acquire() {
+    std::int32_t current = tokens_.load(std::memory_order_relaxed);  // a guess
+    for (;;) {
+      if (current > 0) {
+        // acquire: pairs with release's increment; relaxed failure refreshes the guess.
+        if (tokens_.compare_exchange_weak(current, current - 1, std::memory_order_acquire,
+                                          std::memory_order_relaxed)) {
+          return;
+        }
+        continue;
+      }
+      P::wait_on_address(tokens_, 0);
+      current = tokens_.load(std::memory_order_relaxed);
+    }
+  }
+  void release() {
+    // release: pairs with acquire's compare-exchange.
+    if (tokens_.fetch_add(1, std::memory_order_release) == 0) {  // the planted bug
+      P::wake_by_address_single(tokens_);
+    }
+  }
+
+ private:
+  typename P::template atomic<std::int32_t> tokens_;  // free tokens, >= 0
+};
+
+/// work_queue, sync. Breaks "every item processed": a single slot that push overwrites, so an
+/// item pushed while the previous one is still in the slot is lost. Never delivers an item
+/// twice or one nobody pushed.
+template <class P>
+class overwriting_slot_queue {
+ public:
+  overwriting_slot_queue() = default;
+  overwriting_slot_queue(const overwriting_slot_queue&) = delete;
+  overwriting_slot_queue& operator=(const overwriting_slot_queue&) = delete;
+
+  void push(std::int64_t item) {
+    slot_.store(item, std::memory_order_release);  // the planted bug; pairs with the exchange
+    work_available_.set();
+  }
+  template <class F>
+  void consume_once(F&& process) {
+    work_available_.wait();
+    // acquire: pairs with push's release store.
+    const std::int64_t item = slot_.exchange(kEmpty, std::memory_order_acquire);
+    if (item != kEmpty) process(item);
+  }
+
+ private:
+  static constexpr std::int64_t kEmpty = -1;
+  typename P::template atomic<std::int64_t> slot_{kEmpty};  // the latest item, or kEmpty
+  typename P::auto_reset_event work_available_{false};
+};
+
+/// work_queue, sync. Breaks "every item processed once": the consumer copies the items out
+/// instead of taking them, so a later consume_once processes them again.
+template <class P>
+class copy_not_take_queue {
+ public:
+  copy_not_take_queue() = default;
+  copy_not_take_queue(const copy_not_take_queue&) = delete;
+  copy_not_take_queue& operator=(const copy_not_take_queue&) = delete;
+
+  void push(std::int64_t item) {
+    {
+      primitives_detail::lock_guard guard(mutex_);
+      items_.with_mut([&](std::deque<std::int64_t>& items) { items.push_back(item); });
+    }
+    work_available_.set();
+  }
+  template <class F>
+  void consume_once(F&& process) {
+    work_available_.wait();
+    std::deque<std::int64_t> taken;
+    {
+      primitives_detail::lock_guard guard(mutex_);
+      taken = items_.with([](const std::deque<std::int64_t>& items) { return items; });  // bug
+    }
+    for (std::int64_t item : taken) process(item);
+  }
+
+ private:
+  typename P::mutex mutex_;
+  typename P::template cell<std::deque<std::int64_t>> items_;  // guarded by mutex_
+  typename P::auto_reset_event work_available_{false};
+};
+
+/// work_queue, sync. Breaks "the consumer only gets pushed items": push appends a placeholder
+/// and fills it in a second critical section, so a consumer flushing in between takes the
+/// placeholder (and never reads the item that later lands behind its cursor).
+template <class P>
+class placeholder_first_queue {
+ public:
+  placeholder_first_queue() = default;
+  placeholder_first_queue(const placeholder_first_queue&) = delete;
+  placeholder_first_queue& operator=(const placeholder_first_queue&) = delete;
+
+  void push(std::int64_t item) {
+    std::size_t index = 0;
+    {
+      primitives_detail::lock_guard guard(mutex_);
+      index = log_.with_mut([](std::vector<std::int64_t>& log) {
+        log.push_back(kPlaceholder);  // the planted bug: visible before it is filled
+        return log.size() - 1;
+      });
+    }
+    {
+      primitives_detail::lock_guard guard(mutex_);
+      log_.with_mut([&](std::vector<std::int64_t>& log) { log[index] = item; });
+    }
+    work_available_.set();
+  }
+  template <class F>
+  void consume_once(F&& process) {
+    work_available_.wait();
+    std::vector<std::int64_t> taken;
+    {
+      primitives_detail::lock_guard guard(mutex_);
+      log_.with([&](const std::vector<std::int64_t>& log) {
+        taken.assign(log.begin() + static_cast<std::ptrdiff_t>(next_), log.end());
+        next_ = log.size();
+      });
+    }
+    for (std::int64_t item : taken) process(item);
+  }
+
+ private:
+  static constexpr std::int64_t kPlaceholder = -1;
+  typename P::mutex mutex_;
+  typename P::template cell<std::vector<std::int64_t>> log_;  // every push; guarded by mutex_
+  std::size_t next_ = 0;  // consumer only: the first log entry not yet taken
+  typename P::auto_reset_event work_available_{false};
+};
+
+/// work_queue, sync. Loses some items and delivers others twice: a single slot that push
+/// overwrites and the consumer reads without emptying. A push that lands between the
+/// consumer's read and the previous push's set() has its item processed again on the next
+/// wake-up; one pushed while the slot is unread is lost.
+template <class P>
+class unemptied_slot_queue {
+ public:
+  unemptied_slot_queue() = default;
+  unemptied_slot_queue(const unemptied_slot_queue&) = delete;
+  unemptied_slot_queue& operator=(const unemptied_slot_queue&) = delete;
+
+  void push(std::int64_t item) {
+    slot_.store(item, std::memory_order_release);  // pairs with the consumer's acquire load
+    work_available_.set();
+  }
+  template <class F>
+  void consume_once(F&& process) {
+    work_available_.wait();
+    const std::int64_t item = slot_.load(std::memory_order_acquire);  // pairs with push
+    if (item != kEmpty) process(item);
+  }
+
+ private:
+  static constexpr std::int64_t kEmpty = -1;
+  typename P::template atomic<std::int64_t> slot_{kEmpty};  // the latest item, or kEmpty
+  typename P::auto_reset_event work_available_{false};
+};
+
+/// mutex, async. Waiters queue by coroutine handle; unlock grants the oldest, then resumes it
+/// on the releasing thread. Correct until a waiter is cancelled; each variant plants one
+/// cancellation bug:
+///   - kOffersTryCancel false: destroying a queued waiter leaves its handle in the queue (its
+///     awaiter has no destructor to take it out), so a release resumes the destroyed frame;
+///   - kOffersTryCancel true: try_cancel withdraws a granted waiter but does not hand its grant
+///     on, so the mutex stays held by nobody, for good.
+template <class P, bool kOffersTryCancel>
+class handle_queue_mutex {
+ public:
+  handle_queue_mutex() = default;
+  handle_queue_mutex(const handle_queue_mutex&) = delete;
+  handle_queue_mutex& operator=(const handle_queue_mutex&) = delete;
+
+  struct lock_awaiter {
+    handle_queue_mutex& mutex;
+    bool await_ready() noexcept { return false; }
+    bool await_suspend(std::coroutine_handle<> h) {
+      primitives_detail::lock_guard guard(mutex.mutex_);
+      return mutex.state_.with_mut([&](State& s) {
+        if (!s.held) {
+          s.held = true;
+          return false;  // taken: run on
+        }
+        s.queue.push_back(h);
+        return true;
+      });
+    }
+    void await_resume() noexcept {}
+  };
+
+  lock_awaiter lock() { return lock_awaiter{*this}; }
+
+  void unlock() {
+    {
+      primitives_detail::lock_guard guard(mutex_);
+      const bool granted = state_.with_mut([](State& s) {
+        if (s.queue.empty()) {
+          s.held = false;
+          return false;
+        }
+        s.granted = s.queue.front();
+        s.queue.pop_front();
+        return true;
+      });
+      if (!granted) return;
+    }
+    std::coroutine_handle<> next;
+    {
+      primitives_detail::lock_guard guard(mutex_);
+      next = state_.with_mut([](State& s) { return std::exchange(s.granted, {}); });
+    }
+    if (next) P::resume(next);  // the mutex passes to `next` still held
+  }
+
+  /// Withdraws a queued or granted waiter; false once its resumption is committed.
+  bool try_cancel(std::coroutine_handle<> h) requires kOffersTryCancel {
+    primitives_detail::lock_guard guard(mutex_);
+    return state_.with_mut([&](State& s) {
+      if (const auto it = std::find(s.queue.begin(), s.queue.end(), h); it != s.queue.end()) {
+        s.queue.erase(it);
+        return true;
+      }
+      if (s.granted != h) return false;
+      s.granted = {};  // the planted bug: the grant should go to the next waiter, or free it
+      return true;
+    });
+  }
+
+ private:
+  struct State {
+    bool held = false;
+    std::deque<std::coroutine_handle<>> queue;  // waiting, oldest first
+    std::coroutine_handle<> granted;            // picked by unlock, not yet resumed
+  };
+  typename P::mutex mutex_;
+  typename P::template cell<State> state_;  // guarded by mutex_
+};
+
+template <class P>
+using cancel_leaves_handle_queued_mutex = handle_queue_mutex<P, false>;
+template <class P>
+using cancel_drops_grant_mutex = handle_queue_mutex<P, true>;
+
+namespace scenarios {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Running a family body on sim.
+
+constexpr std::uint64_t kSeed = 1;
+/// Executions a search may take before the test gives up on the breach.
+constexpr std::uint64_t kSearchBudget = 5000;
+/// Executions every control must get through with nothing reported.
+constexpr std::uint64_t kControlExecutions = 2000;
+
+using Body = std::function<void(Observations&, const Params&)>;
+
+/// The family's parameters plus the runtime's, defaults overridden by `values`.
+Params params_of(Family family, const nlohmann::json& values) {
+  auto specs = family_param_specs(family);
+  for (const auto& s : runtime_param_specs()) specs.push_back(s);
+  return Params::resolve(specs, values, {}, "scenarios_planted_bugs_test");
+}
+
+/// The runtime options the parameters ask for, as the runner builds them (traces off).
+sim::Options options_of(const Params& p) {
+  sim::Options o;
+  o.max_steps = static_cast<std::uint64_t>(p.integer("max_steps"));
+  o.spurious_wakeups = p.boolean("spurious_wakeups");
+  o.spurious_cas_failures = p.boolean("spurious_cas_failures");
+  o.delay_posted_work = p.boolean("delay_posted_work");
+  o.pool_workers = static_cast<unsigned>(p.integer("pool_workers"));
+  o.record_trace = false;
+  return o;
+}
+
+/// What one execution reported: the claim a check named ("mutual_exclusion", ...), or the
+/// runtime's property ("deadlock", ...), and the message. Empty when nothing broke.
+struct Finding {
+  std::string property;
+  std::string message;
+};
+
+/// Reads a finding the way the runner's judge() does: checks raised through Judge carry
+/// "<claim>: <message>"; a completed execution broke nothing claimed.
+Finding finding_of(const sim::ExecutionResult& r) {
+  switch (r.outcome) {
+    case sim::Outcome::completed:
+      return {};
+    case sim::Outcome::violation: {
+      const auto colon = r.message.find(": ");
+      if (colon == std::string::npos) return {r.property, r.message};
+      return {r.message.substr(0, colon), r.message.substr(colon + 2)};
+    }
+    default:
+      return {r.property, r.message};
+  }
+}
+
+bool anything_reported(const Finding& f, const Observations& obs) {
+  return !f.property.empty() || !obs.unclaimed.empty();
+}
+
+/// A run of executions of one body, stopped at the first execution `stop` accepts.
+struct Search {
+  std::uint64_t executions = 0;  // executions run, the stopping one included
+  bool stopped = false;
+  Finding finding;   // of the last execution run
+  Observations obs;  // of the last execution run
+};
+
+Search search(
+    const Body& body, const Params& p, std::uint64_t budget,
+    const std::function<bool(const Finding&, const Observations&)>& stop = anything_reported) {
+  RandomStrategy strategy(kSeed);
+  sim::Runtime runtime(options_of(p));
+  Search s;
+  while (s.executions < budget) {
+    strategy.new_execution();
+    s.obs = Observations{};
+    auto r = runtime.run(strategy, [&] { body(s.obs, p); });
+    ++s.executions;
+    s.finding = finding_of(r);
+    runtime.recycle(std::move(r));
+    if (stop(s.finding, s.obs)) {
+      s.stopped = true;
+      break;
+    }
+  }
+  return s;
+}
+
+std::string describe(const Search& s) {
+  std::string text = "'" + s.finding.property + ": " + s.finding.message + "'";
+  for (const auto& [claim, count] : s.obs.unclaimed) {
+    text += ", unclaimed " + claim + " x" + std::to_string(count);
+  }
+  return text;
+}
+
+/// The planted bug showed, as `property` with `fragment` in its message.
+::testing::AssertionResult breached(const Search& s, std::string_view property,
+                                    std::string_view fragment) {
+  if (!s.stopped) {
+    return ::testing::AssertionFailure() << "no breach in " << s.executions << " executions";
+  }
+  if (s.finding.property != property || s.finding.message.find(fragment) == std::string::npos) {
+    return ::testing::AssertionFailure()
+           << "execution " << s.executions << " reported " << describe(s) << ", expected "
+           << property << " with '" << fragment << "'";
+  }
+  ::testing::Test::RecordProperty("executions_to_detection", std::to_string(s.executions));
+  return ::testing::AssertionSuccess();
+}
+
+/// The control got through every execution with nothing reported, not even unclaimed.
+::testing::AssertionResult clean(const Search& s) {
+  if (s.stopped) {
+    return ::testing::AssertionFailure()
+           << "the control reported " << describe(s) << " at execution " << s.executions;
+  }
+  return ::testing::AssertionSuccess() << s.executions << " clean executions";
+}
+
+template <Kind K, class Prim>
+Body safety_body(std::uint32_t claims) {
+  return [claims](Observations& o, const Params& p) {
+    safety::run<K, Mode::sync, Prim>(o, claims, p);
+  };
+}
+
+template <Kind K, class Prim>
+Body fairness_body(std::uint32_t claims) {
+  return [claims](Observations& o, const Params& p) {
+    contention::run_fairness<K, Mode::sync, Prim>(o, claims, p);
+  };
+}
+
+template <Kind K, class Prim>
+Body starvation_body(std::uint32_t claims) {
+  return [claims](Observations& o, const Params& p) {
+    contention::run_starvation<K, Mode::sync, Prim>(o, claims, p);
+  };
+}
+
+template <class Prim>
+Body work_queue_body(std::uint32_t claims) {
+  return [claims](Observations& o, const Params& p) {
+    work_queue::run<Kind::work_queue, Mode::sync, Prim>(o, claims, p);
+  };
+}
+
+template <class Prim>
+Body cancellation_body(std::uint32_t claims) {
+  return [claims](Observations& o, const Params& p) {
+    cancellation::run<Kind::mutex, Mode::async, Prim>(o, claims, p);
+  };
+}
+
+constexpr std::uint32_t kSafe = kMutualExclusion | kNoLostWakeups;
+
+// ---------------------------------------------------------------------------------------------
+// safety
+
+TEST(PlantedBugs, SafetyFailsAMutexWhoseLockDoesNotExcludeAndPassesTicketMutex) {
+  const auto p = params_of(Family::safety, {});
+  EXPECT_TRUE(
+      breached(search(safety_body<Kind::mutex, check_then_set_mutex<Sim>>(kSafe), p, kSearchBudget),
+               "mutual_exclusion", "2 exclusive holders where at most 1"));
+  EXPECT_TRUE(
+      clean(search(safety_body<Kind::mutex, ticket_mutex<Sim>>(kSafe), p, kControlExecutions)));
+}
+
+TEST(PlantedBugs, SafetyFailsAReaderEnteringPastAHeldWriterAndPassesTicketSharedMutex) {
+  const auto p = params_of(Family::safety, {});
+  EXPECT_TRUE(breached(
+      search(safety_body<Kind::shared_mutex, reader_ignores_writer_shared_mutex<Sim>>(kSafe), p,
+             kSearchBudget),
+      "mutual_exclusion", "shared holder"));
+  EXPECT_TRUE(clean(search(safety_body<Kind::shared_mutex, ticket_shared_mutex<Sim>>(kSafe), p,
+                           kControlExecutions)));
+}
+
+TEST(PlantedBugs, SafetyFailsASemaphoreAdmittingOneHolderTooManyAndPassesTheControl) {
+  // Three actors on two tokens: the third holder is the one too many.
+  const auto p = params_of(Family::safety, {{"actors", 3}, {"capacity", 2}});
+  EXPECT_TRUE(breached(
+      search(safety_body<Kind::semaphore, off_by_one_semaphore<Sim>>(kSafe), p, kSearchBudget),
+      "mutual_exclusion", "3 exclusive holders where at most 2"));
+  EXPECT_TRUE(clean(search(safety_body<Kind::semaphore, wait_on_address_semaphore<Sim>>(kSafe), p,
+                           kControlExecutions)));
+}
+
+TEST(PlantedBugs, SafetyFailsAManualResetEventReleasingAWaitBeforeAnySetAndPassesTheControl) {
+  const auto p = params_of(Family::safety, {});
+  EXPECT_TRUE(breached(
+      search(safety_body<Kind::event, second_wait_returns_event<Sim>>(kSafe), p, kSearchBudget),
+      "mutual_exclusion", "a waiter was released before any set"));
+  EXPECT_TRUE(clean(search(safety_body<Kind::event, platform_manual_reset_event<Sim>>(kSafe), p,
+                           kControlExecutions)));
+}
+
+TEST(PlantedBugs, SafetyFailsAnAutoResetEventWhoseSetReleasesEveryWaiterAndPassesTheControl) {
+  const auto p = params_of(Family::safety, {});
+  EXPECT_TRUE(
+      breached(search(safety_body<Kind::event, set_releases_all_auto_reset_event<Sim>>(kSafe), p,
+                      kSearchBudget),
+               "mutual_exclusion", "sets of an auto-reset event"));
+  EXPECT_TRUE(clean(search(safety_body<Kind::event, platform_auto_reset_event<Sim>>(kSafe), p,
+                           kControlExecutions)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// fairness and starvation
+
+TEST(PlantedBugs, FairnessFailsALifoMutexClaimingFifoAndPassesTicketMutex) {
+  const auto p = params_of(Family::fairness, {});
+  const std::uint32_t claims = kSafe | kFifoHandoff;
+  EXPECT_TRUE(
+      breached(search(fairness_body<Kind::mutex, lifo_ticket_mutex<Sim>>(claims), p, kSearchBudget),
+               "fifo_handoff", "already queued when it arrived"));
+  EXPECT_TRUE(
+      clean(search(fairness_body<Kind::mutex, ticket_mutex<Sim>>(claims), p, kControlExecutions)));
+}
+
+TEST(PlantedBugs, FairnessOnlyCountsTheLifoHandOffOfAMutexNotClaimingFifo) {
+  const auto p = params_of(Family::fairness, {});
+  const auto s = search(fairness_body<Kind::mutex, lifo_ticket_mutex<Sim>>(kSafe), p, kSearchBudget,
+                        [](const Finding& f, const Observations& obs) {
+                          return !f.property.empty() || obs.unclaimed.count("fifo_handoff") > 0;
+                        });
+  ASSERT_TRUE(s.stopped) << "no bypass in " << s.executions << " executions";
+  EXPECT_EQ(s.finding.property, "") << "execution " << s.executions << ": " << describe(s);
+  EXPECT_GT(s.obs.fifo_violations, 0u);
+  ::testing::Test::RecordProperty("executions_to_detection", std::to_string(s.executions));
+}
+
+TEST(PlantedBugs, StarvationFailsAReaderPreferringSharedMutexAndPassesTicketSharedMutex) {
+  const auto p = params_of(Family::starvation, {});
+  const std::uint32_t claims = kSafe | kStarvationFreedom;
+  EXPECT_TRUE(breached(
+      search(starvation_body<Kind::shared_mutex, reader_preferring_shared_mutex<Sim>>(claims), p,
+             kSearchBudget),
+      "starvation_freedom", "bypassed"));
+  EXPECT_TRUE(clean(search(starvation_body<Kind::shared_mutex, ticket_shared_mutex<Sim>>(claims), p,
+                           kControlExecutions)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// spurious wake-ups and lost wake-ups (the spurious-wakeups and progress families run the
+// safety body on the kinds that are not work queues)
+
+TEST(PlantedBugs, SpuriousWakeupsFailASemaphoreProceedingOnASpuriousReturnAndPassTheControl) {
+  const nlohmann::json values = {{"actors", 4}, {"capacity", 2}, {"spurious_wakeups", true}};
+  const auto p = params_of(Family::spurious_wakeups, values);
+  const std::uint32_t claims = kSafe | kSpuriousWakeupTolerance;
+  EXPECT_TRUE(breached(
+      search(safety_body<Kind::semaphore, park_once_semaphore<Sim>>(claims), p, kSearchBudget),
+      "mutual_exclusion", "exclusive holders where at most 2"));
+  EXPECT_TRUE(clean(search(safety_body<Kind::semaphore, wait_on_address_semaphore<Sim>>(claims), p,
+                           kControlExecutions)));
+  // The bug is the spurious return alone: without injected wake-ups the semaphore is correct.
+  auto quiet = values;
+  quiet["spurious_wakeups"] = false;
+  EXPECT_TRUE(clean(search(safety_body<Kind::semaphore, park_once_semaphore<Sim>>(claims),
+                           params_of(Family::spurious_wakeups, quiet), kControlExecutions)));
+}
+
+TEST(PlantedBugs, ProgressDeadlocksOnASemaphoreThatLosesAWakeUpAndPassesTheControl) {
+  // Two sleepers are needed: four actors on two tokens.
+  const auto p = params_of(Family::progress, {{"actors", 4}, {"capacity", 2}});
+  EXPECT_TRUE(
+      breached(search(safety_body<Kind::semaphore, wake_from_zero_only_semaphore<Sim>>(kSafe), p,
+                      kSearchBudget),
+               "deadlock", "waits in wait_on_address"));
+  EXPECT_TRUE(clean(search(safety_body<Kind::semaphore, wait_on_address_semaphore<Sim>>(kSafe), p,
+                           kControlExecutions)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// work queues (progress family)
+
+TEST(PlantedBugs, ProgressDeadlocksOnAQueueThatDropsAnItemAndPassesLockedWorkQueue) {
+  // A dropped item never reaches the consumer, which waits for it for good.
+  const auto p = params_of(Family::progress, {});
+  EXPECT_TRUE(
+      breached(search(work_queue_body<overwriting_slot_queue<Sim>>(kSafe), p, kSearchBudget),
+               "deadlock", "waits in wait on auto_event"));
+  EXPECT_TRUE(clean(search(work_queue_body<locked_work_queue<Sim>>(kSafe), p, kControlExecutions)));
+}
+
+TEST(PlantedBugs, ProgressFailsAQueueThatProcessesAnItemTwiceAndPassesLockedWorkQueue) {
+  const auto p = params_of(Family::progress, {});
+  EXPECT_TRUE(breached(search(work_queue_body<copy_not_take_queue<Sim>>(kSafe), p, kSearchBudget),
+                       "no_lost_wakeups", "processed 2 times"));
+  EXPECT_TRUE(clean(search(work_queue_body<locked_work_queue<Sim>>(kSafe), p, kControlExecutions)));
+}
+
+TEST(PlantedBugs, ProgressFailsAQueueThatDeliversAnItemNobodyPushedAndPassesLockedWorkQueue) {
+  const auto p = params_of(Family::progress, {});
+  EXPECT_TRUE(
+      breached(search(work_queue_body<placeholder_first_queue<Sim>>(kSafe), p, kSearchBudget),
+               "no_lost_wakeups", "the consumer got an item nobody pushed"));
+  EXPECT_TRUE(clean(search(work_queue_body<locked_work_queue<Sim>>(kSafe), p, kControlExecutions)));
+}
+
+TEST(PlantedBugs, ProgressOnlyCountsTheDuplicatesOfAQueueThatClaimsNothing) {
+  // A queue that does not claim no_lost_wakeups is measured, not failed: its duplicate
+  // deliveries are counted in the observations and nothing is reported as broken. (Executions
+  // where it lost more items than it duplicated deadlock instead, which fails any primitive,
+  // and are passed over here.)
+  const auto p = params_of(Family::progress, {});
+  const auto s = search(work_queue_body<unemptied_slot_queue<Sim>>(0), p, kSearchBudget,
+                        [](const Finding& f, const Observations& obs) {
+                          return f.property.empty() && obs.unclaimed.count("no_lost_wakeups") > 0;
+                        });
+  ASSERT_TRUE(s.stopped) << "no duplicate in " << s.executions << " executions";
+  EXPECT_GT(s.obs.unclaimed.at("no_lost_wakeups"), 0u);
+  ::testing::Test::RecordProperty("executions_to_detection", std::to_string(s.executions));
+  EXPECT_TRUE(clean(search(work_queue_body<locked_work_queue<Sim>>(0), p, kControlExecutions)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// cancellation during resume
+
+TEST(PlantedBugs, CancellationFailsAMutexThatResumesADestroyedWaiterAndPassesTheControl) {
+  const auto p = params_of(Family::cancellation, {});
+  const std::uint32_t claims = kSafe | kCancellationSafety;
+  EXPECT_TRUE(breached(
+      search(cancellation_body<cancel_leaves_handle_queued_mutex<Sim>>(claims), p, kSearchBudget),
+      "resume-after-destroy", "which was destroyed"));
+  EXPECT_TRUE(clean(
+      search(cancellation_body<mutex_part7_cancel_handoff<Sim>>(claims), p, kControlExecutions)));
+}
+
+TEST(PlantedBugs, CancellationFailsAMutexWhoseTryCancelDropsAGrantAndPassesTheControl) {
+  // One waiter, so that with its grant dropped everyone else is done: what blocks is the
+  // family's final acquisition, its "nothing lost" check.
+  const auto p = params_of(Family::cancellation, {{"waiters", 1}});
+  const std::uint32_t claims = kSafe | kCancellationSafety;
+  EXPECT_TRUE(
+      breached(search(cancellation_body<cancel_drops_grant_mutex<Sim>>(claims), p, kSearchBudget),
+               "deadlock", "the final acquisition"));
+  EXPECT_TRUE(clean(
+      search(cancellation_body<mutex_part7_cancel_handoff<Sim>>(claims), p, kControlExecutions)));
+}
+
+}  // namespace
+}  // namespace scenarios
+}  // namespace syncstress
