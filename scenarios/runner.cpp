@@ -298,7 +298,12 @@ CellResult run_cell(const Cell& cell, const RunConfig& config) {
   // For the crash handler of an isolated cell: which execution, and its choices so far.
   const InFlight in_flight{[&recorder] { return encode(recorder.schedule()); }, &out.executions};
   set_in_flight(&in_flight);
-  while (out.executions < executions && elapsed() < budget && recorder.new_execution()) {
+  bool search_complete = false;  // the strategy had nothing left to try (exhaustive)
+  while (out.executions < executions && elapsed() < budget) {
+    if (!recorder.new_execution()) {
+      search_complete = true;
+      break;
+    }
     Observations obs;
     const auto r = cell.execute(*runtime, recorder, obs);
     ++out.executions;
@@ -335,6 +340,8 @@ CellResult run_cell(const Cell& cell, const RunConfig& config) {
   set_in_flight(nullptr);
   out.elapsed_seconds = elapsed();
   out.metrics = metrics.to_json();
+  // Only a complete search makes a pass a proof (for its bounds); say which it was.
+  out.metrics["search_complete"] = search_complete;
   out.metrics["claims_headline"] =
       (cell.primitive->claims & headline_claim(cell.preset.family)) != 0;
   if (out.verdict == Verdict::pass) {

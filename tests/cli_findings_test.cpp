@@ -1,10 +1,14 @@
-// End to end, as a user runs it: a primitive that hangs inside its own lock (no scheduling
-// point, forever) is a failed cell with a replayable schedule, and `replay` reproduces the
-// hang in a child process and prints the trace up to it, instead of hanging the tool.
+// End to end, as a user runs it:
+//   - a primitive that hangs inside its own lock (no scheduling point, forever) is a failed
+//     cell with a replayable schedule, and `replay` reproduces the hang in a child process and
+//     prints the trace up to it, instead of hanging the tool;
+//   - an exhaustive search that runs out of schedules says so (search_complete, "(all)"), and
+//     one cut short by --executions does not.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "tests/cli_harness.hpp"
 
@@ -44,6 +48,37 @@ TEST(CliFindings, HangInsideThePrimitiveIsAFailedCellAndItsReplayShowsTheTraceUp
   // The trace runs up to the step where the stuck thread took the library's lock.
   EXPECT_NE(r.out.find("lock mutex#1 primitives/awaitable_library.hpp"), std::string::npos)
       << r.out;
+}
+
+TEST(CliFindings, ExhaustiveSearchThatCoversEveryScheduleSaysSoAndATruncatedOneDoesNot) {
+  TempDir dir;
+  const std::vector<std::string> cell = {"run",
+                                         "--scenario",
+                                         "cancellation-during-resume",
+                                         "--primitive",
+                                         "mutex_part7_cancel_handoff",
+                                         "--schedule",
+                                         "exhaustive:preemptions=0"};
+  auto args = cell;
+  args.insert(args.end(), {"--executions", "100000", "--out", "all.json"});
+  auto r = testing::run_cli(args, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  json c = json::parse(testing::read_file(dir.path() / "all.json"))["cells"][0];
+  EXPECT_EQ(c["verdict"], "pass");
+  EXPECT_EQ(c["metrics"]["search_complete"], true);
+  EXPECT_LT(c["executions"].get<std::uint64_t>(), 100000u);
+  EXPECT_NE(r.out.find(std::to_string(c["executions"].get<std::uint64_t>()) + " (all)"),
+            std::string::npos)
+      << r.out;
+
+  args = cell;
+  args.insert(args.end(), {"--executions", "10", "--out", "some.json"});
+  r = testing::run_cli(args, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  c = json::parse(testing::read_file(dir.path() / "some.json"))["cells"][0];
+  EXPECT_EQ(c["executions"], 10u);
+  EXPECT_EQ(c["metrics"]["search_complete"], false);
+  EXPECT_EQ(r.out.find("(all)"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -260,10 +260,15 @@ void print_table(std::ostream& out, const nlohmann::json& report) {
     }
     constexpr std::size_t kMaxFirst = 70;
     if (first.size() > kMaxFirst) first = first.substr(0, kMaxFirst - 3) + "...";
+    std::string executions = std::to_string(cell.at("executions").get<std::uint64_t>());
+    // An exhaustive search that ran out of schedules: every one within its bounds was run.
+    const auto metrics = cell.find("metrics");
+    if (metrics != cell.end() && metrics->is_object() && metrics->value("search_complete", false)) {
+      executions += " (all)";
+    }
     rows.push_back({cell.at("primitive").get<std::string>(), cell.at("scenario").get<std::string>(),
                     cell.at("schedule").get<std::string>(), cell.at("verdict").get<std::string>(),
-                    std::to_string(cell.at("executions").get<std::uint64_t>()),
-                    format_seconds(cell.at("elapsed_seconds").get<double>()), first});
+                    executions, format_seconds(cell.at("elapsed_seconds").get<double>()), first});
   }
   std::vector<std::size_t> width(header.size());
   for (std::size_t c = 0; c < header.size(); ++c) {
