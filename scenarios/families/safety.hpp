@@ -131,7 +131,8 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
     }
     // An auto-reset event needs one set per waiter; a manual-reset one releases all at once.
     const std::int64_t set_count = Prim::kAutoReset ? actors : 1;
-    group.add([&] { return event_setter<M>(c, prim, sets, releases, set_count); });
+    // By value: set_count's scope ends before group.run().
+    group.add([&, count = set_count] { return event_setter<M>(c, prim, sets, releases, count); });
   }
   group.run();
 }
