@@ -121,6 +121,23 @@ TEST(Report, WrittenReportReadsBackAndPrintsItsTable) {
   EXPECT_NE(text.find("0.25s"), std::string::npos) << text;
 }
 
+TEST(Report, TableKeepsEachCellOnOneLineAndNamesThePropertyOnce) {
+  auto doc = report::build_report(report::current_context({"syncstress"}),
+                                  config_for("/nonexistent/r.json"), outcome_with_one_failure());
+  auto& v = doc["cells"][1]["violations"][0];
+  v["property"] = "deadlock";
+  v["message"] = "deadlock: no thread can run\n  thread 0 waits in join";
+  doc["cells"][0]["metrics"]["search_complete"] = true;
+  std::ostringstream table;
+  report::print_table(table, doc);
+  const std::string text = table.str();
+  EXPECT_NE(text.find("| deadlock: no thread can run\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("deadlock: deadlock"), std::string::npos) << text;
+  EXPECT_EQ(text.find("thread 0 waits"), std::string::npos) << text;
+  // The first cell's search ran out of schedules: its executions say "(all)".
+  EXPECT_NE(text.find(" (all)"), std::string::npos) << text;
+}
+
 TEST(Report, ReadRejectsAReportMissingARequiredCellField) {
   TempDir dir;
   const auto path = dir.write("r.json", R"({"schema": "syncstress.report/1", "config": {},

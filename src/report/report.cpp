@@ -254,7 +254,12 @@ void print_table(std::ostream& out, const nlohmann::json& report) {
     std::string first;
     if (!cell.at("violations").empty()) {
       const auto& v = cell["violations"][0];
-      first = concat(v.at("property").get<std::string>(), ": ", v.at("message").get<std::string>());
+      const auto property = v.at("property").get<std::string>();
+      // One line per cell: the message's first line (a deadlock's wait-for picture follows
+      // on the next ones), without the property when the message already starts with it.
+      auto message = v.at("message").get<std::string>();
+      message = message.substr(0, message.find('\n'));
+      first = message.rfind(property + ":", 0) == 0 ? message : concat(property, ": ", message);
     } else if (cell.contains("error") && cell["error"].is_string()) {
       first = cell["error"].get<std::string>();
     }
