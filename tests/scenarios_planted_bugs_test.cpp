@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -202,8 +203,9 @@ class set_releases_all_auto_reset_event {
   typename P::manual_reset_event event_;
 };
 
-/// mutex, sync. Breaks FIFO hand-off: a ticket lock whose unlock passes the turn to the newest
-/// waiting ticket instead of the oldest. Its doorway is its first operation (taking the
+/// mutex, sync. Breaks FIFO hand-off, and with it starvation freedom: a ticket lock whose unlock
+/// passes the turn to the newest waiting ticket instead of the oldest, so a waiter is passed
+/// over for as long as newer ones keep arriving. Its doorway is its first operation (taking the
 /// ticket), as ticket_mutex's, so the WaitBook (which settles a sync waiter at arrival) blames
 /// it for the hand-off order alone: serving the oldest instead, this is ticket_mutex. One turn
 /// at a time keeps mutual exclusion; every change of turn wakes every sleeper.
@@ -614,6 +616,191 @@ using cancel_leaves_handle_queued_mutex = handle_queue_mutex<P, false>;
 template <class P>
 using cancel_drops_grant_mutex = handle_queue_mutex<P, true>;
 
+/// mutex, async. Breaks cancellation safety at the pool: waiters queue in arrival order and
+/// unlock posts the oldest to the pool (P::post), the mutex passing to it still held. A
+/// destroyed waiter's awaiter marks its queue entry withdrawn (its destructor, document 003's
+/// cancellation hook; one atomic store, so it never blocks inside a frame's destruction) and
+/// unlock skips withdrawn entries; but once unlock has posted an entry, marking it does
+/// nothing: a waiter destroyed then dies while its resumption sits on the pool. No try_cancel,
+/// so the scenario destroys a waiter at any point before it runs.
+template <class P>
+class posted_waiter_not_withdrawn_mutex {
+  struct Waiter {
+    std::coroutine_handle<> handle;
+    // false, then true once its awaiter is destroyed before the waiter was resumed.
+    typename P::template atomic<bool> withdrawn{false};
+  };
+
+ public:
+  posted_waiter_not_withdrawn_mutex() = default;
+  posted_waiter_not_withdrawn_mutex(const posted_waiter_not_withdrawn_mutex&) = delete;
+  posted_waiter_not_withdrawn_mutex& operator=(const posted_waiter_not_withdrawn_mutex&) = delete;
+
+  struct lock_awaiter {
+    posted_waiter_not_withdrawn_mutex& mutex;
+    std::shared_ptr<Waiter> entry{};  // from queueing until resumption; shared with the queue
+
+    ~lock_awaiter() {
+      // The planted bug: an entry unlock already posted is off the queue, and nothing withdraws
+      // it from the pool (nor hands its grant on). release: pairs with unlock's acquire load.
+      if (entry) entry->withdrawn.store(true, std::memory_order_release);
+    }
+    bool await_ready() noexcept { return false; }
+    bool await_suspend(std::coroutine_handle<> h) {
+      primitives_detail::lock_guard guard(mutex.mutex_);
+      return mutex.state_.with_mut([&](State& s) {
+        if (!s.held) {
+          s.held = true;
+          return false;  // taken: run on
+        }
+        entry = std::make_shared<Waiter>(h);
+        s.queue.push_back(entry);
+        return true;
+      });
+    }
+    // Resumed: nothing to withdraw. No Platform operation here, nor in the destructor on this
+    // path, so nothing else runs between the resumption and the code after the co_await.
+    void await_resume() noexcept { entry.reset(); }
+  };
+
+  lock_awaiter lock() { return lock_awaiter{*this}; }
+
+  void unlock() {
+    primitives_detail::lock_guard guard(mutex_);
+    for (;;) {
+      const auto next = state_.with_mut([](State& s) -> std::shared_ptr<Waiter> {
+        if (s.queue.empty()) {
+          s.held = false;
+          return nullptr;
+        }
+        auto front = std::move(s.queue.front());
+        s.queue.pop_front();
+        return front;
+      });
+      if (!next) return;
+      // acquire: pairs with the awaiter destructor's release store.
+      if (next->withdrawn.load(std::memory_order_acquire)) continue;
+      P::post(next->handle);  // the mutex passes to it still held
+      return;
+    }
+  }
+
+ private:
+  struct State {
+    bool held = false;
+    std::deque<std::shared_ptr<Waiter>> queue;  // waiting, oldest first
+  };
+  typename P::mutex mutex_;
+  typename P::template cell<State> state_;  // guarded by mutex_
+};
+
+/// semaphore, sync. Breaks FIFO hand-off, and with it starvation freedom: free tokens go to
+/// the newest waiting ticket first, so a waiter is passed over for as long as newer ones keep
+/// arriving. Its doorway is its first operation (taking the ticket), so the WaitBook blames it
+/// for the hand-off order alone: serving the oldest instead, it is a FIFO semaphore. Every grant
+/// wakes every sleeper.
+template <class P>
+class lifo_ticket_semaphore {
+ public:
+  explicit lifo_ticket_semaphore(std::int64_t initial_tokens) : state_(State{initial_tokens, {}}) {}
+  lifo_ticket_semaphore(const lifo_ticket_semaphore&) = delete;
+  lifo_ticket_semaphore& operator=(const lifo_ticket_semaphore&) = delete;
+
+  void acquire() {
+    // relaxed: the ticket only orders arrivals; grants are made and read under mutex_.
+    const auto ticket =
+        static_cast<std::size_t>(next_ticket_.fetch_add(1, std::memory_order_relaxed));
+    hand_out();
+    for (;;) {
+      // acquire: pairs with hand_out's release increment.
+      const std::int32_t grants = grants_.load(std::memory_order_acquire);
+      bool mine = false;
+      {
+        primitives_detail::lock_guard guard(mutex_);
+        mine = state_.with([&](const State& s) { return s.granted[ticket]; });
+      }
+      if (mine) return;
+      P::wait_on_address(grants_, grants);
+    }
+  }
+  void release() {
+    {
+      primitives_detail::lock_guard guard(mutex_);
+      state_.with_mut([](State& s) { ++s.free; });
+    }
+    hand_out();
+  }
+
+ private:
+  struct State {
+    std::int64_t free = 0;      // tokens neither held nor granted
+    std::vector<bool> granted;  // by ticket: its token is given
+  };
+
+  /// Gives the free tokens to waiting tickets; wakes every sleeper if it gave any.
+  void hand_out() {
+    bool gave = false;
+    {
+      primitives_detail::lock_guard guard(mutex_);
+      // Tickets taken so far; one taken after this load is served by its own hand_out.
+      const auto taken = static_cast<std::size_t>(next_ticket_.load(std::memory_order_seq_cst));
+      state_.with_mut([&](State& s) {
+        s.granted.resize(taken, false);
+        // The planted bug: the newest waiting ticket first; FIFO would scan upwards.
+        for (std::size_t t = taken; t > 0 && s.free > 0; --t) {
+          if (s.granted[t - 1]) continue;
+          s.granted[t - 1] = true;
+          --s.free;
+          gave = true;
+        }
+      });
+    }
+    if (!gave) return;
+    grants_.fetch_add(1, std::memory_order_release);  // pairs with acquire's acquire load
+    P::wake_by_address_all(grants_);
+  }
+
+  // next_ticket_: the next ticket to hand out (only grows). grants_: bumped after every
+  // hand-out that gave a token, so a sleeper never misses one (only grows).
+  typename P::template atomic<std::int32_t> next_ticket_{0};
+  typename P::template atomic<std::int32_t> grants_{0};
+  typename P::mutex mutex_;
+  typename P::template cell<State> state_;  // guarded by mutex_
+};
+
+/// semaphore, sync: the control for the semaphore fairness and starvation checks, which no
+/// semaphore in primitives/ claims. A FIFO ticket semaphore, as ticket_mutex with `capacity`
+/// turns open at once: ticket t may go once more than t tickets have been admitted.
+template <class P>
+class fifo_ticket_semaphore {
+ public:
+  explicit fifo_ticket_semaphore(std::int64_t initial_tokens)
+      : admitted_(static_cast<std::int32_t>(initial_tokens)) {}
+  fifo_ticket_semaphore(const fifo_ticket_semaphore&) = delete;
+  fifo_ticket_semaphore& operator=(const fifo_ticket_semaphore&) = delete;
+
+  void acquire() {
+    // relaxed: the ticket only orders acquirers; the acquire load below synchronizes.
+    const std::int32_t ticket = next_ticket_.fetch_add(1, std::memory_order_relaxed);
+    for (;;) {
+      // acquire: pairs with release's release increment.
+      const std::int32_t admitted = admitted_.load(std::memory_order_acquire);
+      if (ticket < admitted) return;
+      P::wait_on_address(admitted_, admitted);  // may return spuriously; the loop re-checks
+    }
+  }
+  void release() {
+    admitted_.fetch_add(1, std::memory_order_release);  // pairs with acquire's load
+    P::wake_by_address_all(admitted_);                  // the next ticket is one of the sleepers
+  }
+
+ private:
+  // next_ticket_: the next ticket to hand out; admitted_: tickets below it may hold a token
+  // (initial tokens plus releases). Both only grow.
+  typename P::template atomic<std::int32_t> next_ticket_{0};
+  typename P::template atomic<std::int32_t> admitted_;
+};
+
 namespace scenarios {
 namespace {
 
@@ -655,11 +842,14 @@ struct Finding {
 };
 
 /// Reads a finding the way the runner's judge() does: checks raised through Judge carry
-/// "<claim>: <message>"; a completed execution broke nothing claimed.
+/// "<claim>: <message>"; a completed execution broke nothing claimed; an execution that ran
+/// past the step bound is "step_bound" (the runtime's own property is "step-bound").
 Finding finding_of(const sim::ExecutionResult& r) {
   switch (r.outcome) {
     case sim::Outcome::completed:
       return {};
+    case sim::Outcome::step_bound:
+      return {"step_bound", r.message};
     case sim::Outcome::violation: {
       const auto colon = r.message.find(": ");
       if (colon == std::string::npos) return {r.property, r.message};
@@ -859,6 +1049,53 @@ TEST(PlantedBugs, StarvationFailsAReaderPreferringSharedMutexAndPassesTicketShar
                            kControlExecutions)));
 }
 
+TEST(PlantedBugs, FairnessFailsALifoSemaphoreClaimingFifoAndPassesAFifoTicketSemaphore) {
+  // No semaphore in primitives/ claims FIFO: the control is fifo_ticket_semaphore, above.
+  const auto p = params_of(Family::fairness, {});
+  const std::uint32_t claims = kSafe | kFifoHandoff;
+  EXPECT_TRUE(breached(
+      search(fairness_body<Kind::semaphore, lifo_ticket_semaphore<Sim>>(claims), p, kSearchBudget),
+      "fifo_handoff", "already queued when it arrived"));
+  EXPECT_TRUE(clean(search(fairness_body<Kind::semaphore, fifo_ticket_semaphore<Sim>>(claims), p,
+                           kControlExecutions)));
+}
+
+TEST(PlantedBugs, StarvationFailsALifoMutexAndPassesTicketMutex) {
+  const auto p = params_of(Family::starvation, {});
+  const std::uint32_t claims = kSafe | kStarvationFreedom;
+  EXPECT_TRUE(breached(
+      search(starvation_body<Kind::mutex, lifo_ticket_mutex<Sim>>(claims), p, kSearchBudget),
+      "starvation_freedom", "bypassed"));
+  EXPECT_TRUE(clean(
+      search(starvation_body<Kind::mutex, ticket_mutex<Sim>>(claims), p, kControlExecutions)));
+}
+
+TEST(PlantedBugs, StarvationFailsALifoSemaphoreAndPassesAFifoTicketSemaphore) {
+  const auto p = params_of(Family::starvation, {});
+  const std::uint32_t claims = kSafe | kStarvationFreedom;
+  EXPECT_TRUE(breached(search(starvation_body<Kind::semaphore, lifo_ticket_semaphore<Sim>>(claims),
+                              p, kSearchBudget),
+                       "starvation_freedom", "bypassed"));
+  EXPECT_TRUE(clean(search(starvation_body<Kind::semaphore, fifo_ticket_semaphore<Sim>>(claims), p,
+                           kControlExecutions)));
+}
+
+TEST(PlantedBugs, StarvationFailsALifoMutexAtTheStepBoundUnderTheLoosestBypassBound) {
+  // max_bypass at its most, 1000, is more acquisitions than fit in 2000 steps: the bypass check
+  // cannot fire. Four streaming actors keep a newer waiter queued at most hand-offs, and their
+  // 1000 rounds each outlast the step bound: a victim starved that long ends the execution at
+  // the step bound, which the runner fails a starvation-freedom claim for.
+  const auto p = params_of(
+      Family::starvation,
+      {{"max_bypass", 1000}, {"others", 4}, {"stream_rounds", 1000}, {"max_steps", 2000}});
+  const std::uint32_t claims = kSafe | kStarvationFreedom;
+  EXPECT_TRUE(breached(
+      search(starvation_body<Kind::mutex, lifo_ticket_mutex<Sim>>(claims), p, kSearchBudget),
+      "step_bound", "step bound of 2000 exceeded"));
+  EXPECT_TRUE(clean(
+      search(starvation_body<Kind::mutex, ticket_mutex<Sim>>(claims), p, kControlExecutions)));
+}
+
 // ---------------------------------------------------------------------------------------------
 // spurious wake-ups and lost wake-ups (the spurious-wakeups and progress families run the
 // safety body on the kinds that are not work queues)
@@ -956,6 +1193,23 @@ TEST(PlantedBugs, CancellationFailsAMutexWhoseTryCancelDropsAGrantAndPassesTheCo
                "deadlock", "the final acquisition"));
   EXPECT_TRUE(clean(
       search(cancellation_body<mutex_part7_cancel_handoff<Sim>>(claims), p, kControlExecutions)));
+}
+
+TEST(PlantedBugs, CancellationFailsAMutexLeavingADestroyedWaiterOnThePoolAndPassesTheControl) {
+  // A destroy that lands just outside the post (after unlock looked at the entry but before it
+  // posted it, or after a pool worker took the waiter off the pool but before it ran) is caught
+  // as the resume-after-destroy above instead: those executions are passed over (here 120 of
+  // every 2000, against 35 destroy-while-queued); anything else stops the search.
+  const auto p = params_of(Family::cancellation, {});
+  const std::uint32_t claims = kSafe | kCancellationSafety;
+  EXPECT_TRUE(breached(
+      search(cancellation_body<posted_waiter_not_withdrawn_mutex<Sim>>(claims), p, kSearchBudget,
+             [](const Finding& f, const Observations& obs) {
+               return anything_reported(f, obs) && f.property != "resume-after-destroy";
+             }),
+      "destroy-while-queued", "posted to the pool"));
+  EXPECT_TRUE(clean(search(cancellation_body<mutex_part7_pooled_cancel_handoff<Sim>>(claims), p,
+                           kControlExecutions)));
 }
 
 }  // namespace

@@ -16,6 +16,9 @@
 // (else a deadlock naming that acquisition). The canceller only touches a waiter that has
 // queued and not yet run past its await, which it knows from the stage the waiter records:
 // destroying a frame that is running would be the harness's bug, not the primitive's.
+// Limit: "resumed" is recorded in the first step after the await, so a primitive whose
+// await_resume (or awaiter destructor on that path) itself makes a Platform call gives the
+// canceller one step in which it sees a running frame as queued. No catalogued primitive does.
 #pragma once
 
 #include <coroutine>
