@@ -22,6 +22,7 @@
 #include "platform/sim.hpp"
 #include "platform/task.hpp"
 #include "primitives/catalog.hpp"
+#include "scenarios/acquire.hpp"
 #include "scenarios/params.hpp"
 #include "sim/runtime.hpp"
 
@@ -70,55 +71,6 @@ class Judge {
   std::uint32_t claims_;
   Observations& obs_;
 };
-
-/// An awaitable that runs a blocking call when awaited and never suspends: how a sync
-/// primitive's lock() looks from inside an actor's task.
-template <class F>
-struct blocking_call {
-  F f;
-  bool await_ready() {
-    f();
-    return true;
-  }
-  void await_suspend(std::coroutine_handle<>) noexcept {}
-  void await_resume() noexcept {}
-};
-template <class F>
-blocking_call(F) -> blocking_call<F>;
-
-// Uniform entry points over the kind interfaces of primitives/README.md.
-template <Mode M, class Prim>
-auto acquire(Prim& p) {
-  if constexpr (M == Mode::async) {
-    return p.lock();
-  } else {
-    return blocking_call{[&p] { p.lock(); }};
-  }
-}
-template <Mode M, class Prim>
-auto acquire_shared(Prim& p) {
-  if constexpr (M == Mode::async) {
-    return p.lock_shared();
-  } else {
-    return blocking_call{[&p] { p.lock_shared(); }};
-  }
-}
-template <Mode M, class Prim>
-auto acquire_token(Prim& p) {
-  if constexpr (M == Mode::async) {
-    return p.acquire();
-  } else {
-    return blocking_call{[&p] { p.acquire(); }};
-  }
-}
-template <Mode M, class Prim>
-auto wait_for(Prim& p) {
-  if constexpr (M == Mode::async) {
-    return p.wait();
-  } else {
-    return blocking_call{[&p] { p.wait(); }};
-  }
-}
 
 /// Who is waiting, since when: the bookkeeping behind bypass counts, FIFO violations and wait
 /// times.

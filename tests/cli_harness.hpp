@@ -75,11 +75,16 @@ inline std::string binary_path() {
   return binary;
 }
 
-/// Runs `syncstress args...` in directory `cwd` with the extra environment `env`
-/// ("NAME=value"), capturing stdout and stderr.
-inline CliResult run_cli(const std::vector<std::string>& args, const std::filesystem::path& cwd,
-                         const std::vector<std::string>& env = {}) {
-  const std::string binary = binary_path();
+/// The Relacy child the CLI runs, built beside syncstress.
+inline std::string relacy_binary_path() {
+  return (std::filesystem::path(binary_path()).parent_path() / "syncstress-relacy").string();
+}
+
+/// Runs `binary args...` in directory `cwd` with the extra environment `env` ("NAME=value"),
+/// capturing stdout and stderr.
+inline CliResult run_binary(const std::string& binary, const std::vector<std::string>& args,
+                            const std::filesystem::path& cwd,
+                            const std::vector<std::string>& env = {}) {
   TempDir capture;
   const auto out_path = capture.path() / "out";
   const auto err_path = capture.path() / "err";
@@ -107,6 +112,12 @@ inline CliResult run_cli(const std::vector<std::string>& args, const std::filesy
   result.out = read_file(out_path);
   result.err = read_file(err_path);
   return result;
+}
+
+/// Runs `syncstress args...` (see run_binary).
+inline CliResult run_cli(const std::vector<std::string>& args, const std::filesystem::path& cwd,
+                         const std::vector<std::string>& env = {}) {
+  return run_binary(binary_path(), args, cwd, env);
 }
 
 }  // namespace syncstress::testing

@@ -1,0 +1,210 @@
+// syncstress-relacy: the primitives under Relacy's model of the C++ memory model.
+//
+// Relacy replaces malloc, operator new and assert for the program it is built into, so it
+// lives in this executable of its own; the main CLI runs it as a child process
+// (scenarios/relacy_cells.cpp) and merges its answer into the report. Three commands, each
+// answering one JSON document on stdout:
+//
+//   list                          [{primitive, kind, families}] for every primitive it runs
+//   cell   --family F --kind K --primitive P --search random|bound|full [--context-bound B]
+//          [--iterations N] [--start K] [--set key=value]...
+//                                 one cell: {verdict, executions, elapsed_seconds, metrics,
+//                                 violations: [{property, message, schedule, trace}]}
+//   replay (the cell's flags) --state STATE
+//                                 re-runs the iteration a failing cell reported, with its
+//                                 history, and answers in the same shape
+//
+// `schedule` is Relacy's own state string for the failing iteration ("<iteration> <scheduler
+// state>"); Relacy re-runs a failing iteration with its history before it answers and stops
+// if the re-run does not fail the same way, so every reported failure has been replayed once.
+// Bad input: a message on stderr, exit 2, nothing on stdout.
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <iostream>
+#include <map>
+#include <new>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "relacy/registry.hpp"
+#include "report/concat.hpp"
+
+namespace syncstress::relacy_main {
+namespace {
+
+const std::map<std::string, Entry>& registry() {
+  static const auto table = [] {
+    std::map<std::string, Entry> out;
+    add_mutexes(out);
+    add_shared_mutexes(out);
+    add_semaphores(out);
+    add_events(out);
+    add_work_queues(out);
+    return out;
+  }();
+  return table;
+}
+
+/// Parses --set key=value into the process's Params; checks ranges.
+void apply_settings(const std::string& family, const std::vector<std::string>& settings) {
+  Params& p = suites::params();
+  const std::map<std::string, std::pair<int*, std::pair<int, int>>> known =
+      family == "progress"
+          ? std::map<std::string, std::pair<int*, std::pair<int, int>>>{{"producers",
+                                                                         {&p.producers,
+                                                                          {1,
+                                                                           suites::kMaxProducers}}},
+                                                                        {"items",
+                                                                         {&p.items, {1, 6}}}}
+          : std::map<std::string, std::pair<int*, std::pair<int, int>>>{
+                {"actors", {&p.actors, {2, suites::kMaxActors}}},
+                {"rounds", {&p.rounds, {1, 4}}},
+                {"writers", {&p.writers, {0, suites::kMaxActors}}},
+                {"capacity", {&p.capacity, {1, suites::kMaxActors}}}};
+  for (const auto& setting : settings) {
+    const auto eq = setting.find('=');
+    const std::string key = setting.substr(0, eq);
+    const auto it = known.find(key);
+    if (eq == std::string::npos || it == known.end()) {
+      std::string names;
+      for (const auto& [name, slot] : known) {
+        if (!names.empty()) names += ", ";
+        names += name;
+      }
+      throw UsageError(concat("--set ", setting, ": the ", family,
+                              " family on relacy takes key=value with key one of: ", names));
+    }
+    const std::string text = setting.substr(eq + 1);
+    int value = 0;
+    std::size_t used = 0;
+    try {
+      value = std::stoi(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    const auto [lo, hi] = it->second.second;
+    if (used == 0 || used != text.size() || value < lo || value > hi) {
+      throw UsageError(concat("--set ", setting, ": ", key, " must be an integer from ",
+                              std::to_string(lo), " to ", std::to_string(hi),
+                              " on relacy (its thread count is fixed when it is compiled)"));
+    }
+    *it->second.first = value;
+  }
+  if (family == "safety" && p.writers > p.actors) {
+    throw UsageError("--set writers=" + std::to_string(p.writers) + ": more writers than actors (" +
+                     std::to_string(p.actors) + ")");
+  }
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"syncstress-relacy: primitives under Relacy's model of the C++ memory model"};
+  app.require_subcommand(1);
+  auto* list = app.add_subcommand("list", "what it runs, as JSON");
+  bool with_planted = false;
+  list->add_flag("--planted", with_planted, "also the planted-bug primitives of the tests");
+  std::string family, kind, primitive, scheduler = "random", state;
+  unsigned context_bound = 1;
+  std::uint64_t iterations = 1000, start = 0;
+  std::vector<std::string> settings;
+  auto add_cell_options = [&](CLI::App* sub) {
+    sub->add_option("--family", family, "safety or progress")->required();
+    sub->add_option("--kind", kind, "the primitive's kind")->required();
+    sub->add_option("--primitive", primitive, "a name from `list`")->required();
+    sub->add_option("--search", scheduler, "random, bound or full")
+        ->check(CLI::IsMember({"random", "bound", "full"}));
+    sub->add_option("--context-bound", context_bound, "preemptions (bound search)")
+        ->check(CLI::Range(1u, 8u));
+    sub->add_option("--set", settings, "key=value, a family parameter");
+  };
+  auto* cell = app.add_subcommand("cell", "run one cell");
+  add_cell_options(cell);
+  cell->add_option("--iterations", iterations, "iterations to run")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
+  cell->add_option("--start", start, "first iteration (random search)");
+  auto* replay = app.add_subcommand("replay", "re-run a failing iteration");
+  add_cell_options(replay);
+  replay->add_option("--state", state, "the schedule a failing cell reported")->required();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::cerr << "syncstress-relacy: " << e.what() << " (see --help)\n";
+    return 2;
+  }
+
+  try {
+    if (list->parsed()) {
+      json rows = json::array();
+      for (const auto& [name, entry] : registry()) {
+        if (!with_planted && name.rfind("planted_", 0) == 0) continue;
+        rows.push_back({{"primitive", name},
+                        {"kind", std::string(to_string(entry.kind))},
+                        {"families", entry.families}});
+      }
+      std::cout << rows.dump() << '\n';
+      return 0;
+    }
+    const auto it = registry().find(primitive);
+    if (it == registry().end()) {
+      throw UsageError("--primitive " + primitive + ": not a primitive (see `list`)");
+    }
+    if (std::string(to_string(it->second.kind)) != kind) {
+      throw UsageError("--kind " + kind + ": " + primitive + " is a " +
+                       std::string(to_string(it->second.kind)));
+    }
+    const auto runner = it->second.runners.find(family);
+    if (runner == it->second.runners.end()) {
+      throw UsageError("--family " + family + ": " + primitive + " runs only under " +
+                       it->second.families.front() + " on relacy");
+    }
+    apply_settings(family, settings);
+    Search s;
+    s.type = scheduler == "full"    ? rl::sched_full
+             : scheduler == "bound" ? rl::sched_bound
+                                    : rl::sched_random;
+    s.context_bound = context_bound;
+    s.iterations = iterations;
+    s.start = start;
+    if (replay->parsed()) {
+      if (state.empty() || state.find_first_not_of("0123456789 ") != std::string::npos) {
+        throw UsageError("--state " + state + ": not a Relacy state (digits and spaces)");
+      }
+      s.state = state + " ";
+    } else if (start != 0 && s.type != rl::sched_random) {
+      throw UsageError("--start: only the random search starts at an iteration");
+    }
+    json out;
+    runner->second(s, out);
+    std::cout << out.dump() << '\n';
+    return 0;
+  } catch (const UsageError& e) {
+    std::cerr << "syncstress-relacy: " << e.what() << '\n';
+    return 2;
+  }
+}
+
+}  // namespace
+}  // namespace syncstress::relacy_main
+
+// Relacy replaces the plain global operator new and delete (relacy/context.hpp) so that it can
+// track every allocation of a test, but not the sized and nothrow forms that C++14 added. The
+// library (std::string, std::vector...) deletes with the sized form, whose default calls free()
+// directly: a block from Relacy's allocator would reach glibc's free. These send every other
+// form to Relacy's.
+void operator delete(void* p, std::size_t) noexcept { ::operator delete(p); }
+void operator delete[](void* p, std::size_t) noexcept { ::operator delete[](p); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return ::operator new(n); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return ::operator new[](n); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { ::operator delete(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { ::operator delete[](p); }
+
+int main(int argc, char** argv) {
+  try {
+    return syncstress::relacy_main::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "syncstress-relacy: " << e.what() << '\n';
+    return 3;
+  }
+}
