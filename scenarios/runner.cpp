@@ -14,7 +14,9 @@
 #include "cli/names.hpp"
 #include "scenarios/cell.hpp"
 #include "scenarios/isolation.hpp"
+#include "scenarios/relacy_cells.hpp"
 #include "schedules/recording_strategy.hpp"
+#include "schedules/relacy_strategies.hpp"
 #include "schedules/replay_strategy.hpp"
 #include "schedules/schedule_codec.hpp"
 #include "schedules/strategy_factory.hpp"
@@ -171,6 +173,7 @@ struct Cell {
   Params params;
   Body body;
   std::map<std::string, std::string> overrides;
+  bool on_relacy = false;  ///< run by syncstress-relacy instead of the sim runtime
 
   /// A runtime for this cell's options; reuse it across executions (it keeps its fibers'
   /// stacks).
@@ -354,6 +357,64 @@ CellResult run_cell(const Cell& cell, const RunConfig& config) {
   return out;
 }
 
+/// The strategy a cell of `preset` runs under: --schedule's, else the preset's.
+std::pair<std::string, StrategyParams> strategy_of(const Preset& preset, const RunConfig& config) {
+  if (config.schedule) return parse_strategy_description(*config.schedule);
+  return {preset.strategy, preset.strategy_params};
+}
+
+/// Whether a primitive runs under `family` on Relacy (syncstress-relacy list).
+bool runs_on_relacy(const PrimitiveInfo& p, Family family) {
+  const auto& table = relacy::supported();
+  const auto it = table.find(std::string(p.name));
+  return it != table.end() && it->second.count(std::string(to_string(family))) != 0;
+}
+
+/// What syncstress-relacy needs for `cell`, `search` and the run's budget.
+relacy::CellSpec relacy_spec(const Cell& cell, const RelacySearch& search, std::uint64_t start,
+                             std::uint64_t iterations, double timeout) {
+  relacy::CellSpec spec;
+  spec.family = std::string(to_string(cell.preset.family));
+  spec.kind = std::string(to_string(cell.preset.kind));
+  spec.primitive = std::string(cell.primitive->name);
+  spec.search = search;
+  spec.start = start;
+  spec.iterations = iterations;
+  spec.timeout_seconds = timeout;
+  const auto wanted = relacy::parameter_names(spec.family);
+  for (const auto& [k, v] : cell.params.as_strings()) {
+    if (wanted.count(k)) spec.params[k] = v;
+  }
+  return spec;
+}
+
+/// A cell on Relacy: syncstress-relacy runs it; a broken property the primitive does not claim
+/// makes the cell measured, as on sim.
+CellResult run_relacy_cell(const Cell& cell, const RunConfig& config) {
+  const auto [name, params] = strategy_of(cell.preset, config);
+  RelacySearch search;
+  try {
+    search = make_relacy_search(name, params);
+  } catch (const StrategyError& e) {
+    throw UsageError(e.what());
+  }
+  const double budget = config.time_budget_seconds.value_or(cell.preset.time_budget_seconds);
+  auto out = relacy::run_cell(relacy_spec(cell, search, config.seed.value_or(cell.preset.seed),
+                                          config.executions.value_or(cell.preset.executions),
+                                          2 * budget + 60));
+  out.primitive = std::string(cell.primitive->name);
+  out.scenario = cell.preset.name;
+  out.parameters = cell.params.as_strings();
+  const bool headline = (cell.primitive->claims & headline_claim(cell.preset.family)) != 0;
+  out.metrics["claims_headline"] = headline;
+  if (!headline && out.verdict == Verdict::fail) out.verdict = Verdict::measured;
+  if (!headline && out.verdict == Verdict::pass) out.verdict = Verdict::measured;
+  for (auto& v : out.violations) {
+    if (v.replay_command.empty()) v.replay_command = cell.replay_command(v.schedule);
+  }
+  return out;
+}
+
 std::vector<const PrimitiveInfo*> primitives_for(const Preset& preset,
                                                  const std::vector<std::string>& wanted) {
   std::vector<const PrimitiveInfo*> out;
@@ -394,10 +455,16 @@ RunOutcome run_matrix(const RunConfig& config) {
   if (config.schedule) {
     std::vector<std::string> names;
     for (const auto& s : strategy_catalog()) names.emplace_back(s.name);
+    for (const auto& s : relacy_strategy_catalog()) names.emplace_back(s.name);
     try {
       const auto [name, params] = parse_strategy_description(*config.schedule);
       cli::require_known_name("schedule", "--schedule", name, names);
-      make_strategy(name, 0, params);  // parameters checked before any cell runs
+      // Parameters are checked before any cell runs.
+      if (is_relacy_strategy(name)) {
+        make_relacy_search(name, params);
+      } else {
+        make_strategy(name, 0, params);
+      }
     } catch (const StrategyError& e) {
       throw UsageError(std::string("--schedule: ") + e.what());
     }
@@ -418,8 +485,19 @@ RunOutcome run_matrix(const RunConfig& config) {
       }
       if (wanted.empty()) continue;
     }
+    const bool on_relacy = is_relacy_strategy(strategy_of(preset, config).first);
     for (const auto* prim : primitives_for(preset, wanted)) {
+      if (on_relacy && !runs_on_relacy(*prim, preset.family)) {
+        // Named on purpose: say why it cannot run. Otherwise it is simply not in the matrix.
+        if (!wanted.empty()) {
+          throw UsageError("--primitive " + std::string(prim->name) + " does not run on Relacy (" +
+                           std::string(to_string(preset.family)) +
+                           "); the primitives that do: syncstress-relacy list");
+        }
+        continue;
+      }
       resolved.push_back(make_cell(preset, *prim, config.overrides));
+      resolved.back().on_relacy = on_relacy;
     }
   }
   if (resolved.empty()) {
@@ -429,6 +507,10 @@ RunOutcome run_matrix(const RunConfig& config) {
     if (config.verbosity == Verbosity::verbose) {
       std::fprintf(stderr, "running %s on %s\n", cell.preset.name.c_str(),
                    std::string(cell.primitive->name).c_str());
+    }
+    if (cell.on_relacy) {  // syncstress-relacy is a child process already
+      outcome.cells.push_back(run_relacy_cell(cell, config));
+      continue;
     }
     if (!isolation_enabled()) {
       outcome.cells.push_back(run_cell(cell, config));
@@ -517,6 +599,16 @@ ReplayOutcome replay(const ReplayConfig& config) {
   const auto names = primitive_names();
   cli::require_known_name("primitive", "--primitive", config.primitive, names);
   const Cell cell = make_cell(preset, *find_primitive(config.primitive), config.overrides);
+  if (is_relacy_schedule_string(config.schedule)) {
+    if (!runs_on_relacy(*cell.primitive, preset.family)) {
+      throw UsageError("--primitive " + config.primitive + " does not run on Relacy (" +
+                       std::string(to_string(preset.family)) + ")");
+    }
+    auto spec = relacy_spec(cell, RelacySearch{}, 0, 1, 600);
+    auto out = relacy::replay(spec, config.schedule);
+    if (out.violation) out.violation->replay_command = cell.replay_command(config.schedule);
+    return out;
+  }
   Schedule schedule;
   try {
     schedule = decode(config.schedule);

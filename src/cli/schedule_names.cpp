@@ -3,19 +3,22 @@
 #include "cli/names.hpp"
 #include "report/concat.hpp"
 #include "runner.hpp"
+#include "schedules/relacy_strategies.hpp"
 #include "schedules/strategy_factory.hpp"
 
 namespace syncstress::cli {
 
 std::vector<ScheduleName> schedule_names() {
   std::vector<ScheduleName> names;
-  for (const auto& info : strategy_catalog()) {
-    ScheduleName name{std::string(info.name), std::string(info.summary), {}};
-    for (const auto& param : info.params) {
-      name.parameters.push_back(
-          {std::string(param.name), std::string(param.default_value), std::string(param.summary)});
+  for (const auto& catalog : {strategy_catalog(), relacy_strategy_catalog()}) {
+    for (const auto& info : catalog) {
+      ScheduleName name{std::string(info.name), std::string(info.summary), {}};
+      for (const auto& param : info.params) {
+        name.parameters.push_back({std::string(param.name), std::string(param.default_value),
+                                   std::string(param.summary)});
+      }
+      names.push_back(std::move(name));
     }
-    names.push_back(std::move(name));
   }
   return names;
 }
@@ -25,8 +28,13 @@ void require_valid_schedule(const std::string& schedule) {
   for (const auto& s : schedule_names()) names.push_back(s.name);
   require_known_name("schedule", "--schedule", schedule.substr(0, schedule.find(':')), names);
   try {
-    // Building it once is the only complete check of its parameters; seed 0 is arbitrary.
-    make_strategy_from_description(schedule, 0);
+    const auto [name, params] = parse_strategy_description(schedule);
+    if (is_relacy_strategy(name)) {
+      make_relacy_search(name, params);
+    } else {
+      // Building it once is the only complete check of its parameters; seed 0 is arbitrary.
+      make_strategy_from_description(schedule, 0);
+    }
   } catch (const StrategyError& e) {
     throw UsageError(concat("--schedule: ", e.what()));
   }

@@ -1,0 +1,56 @@
+// Cells that run on Relacy: the runner's side of the syncstress-relacy executable.
+//
+// Relacy replaces malloc, operator new and assert for its whole program, so it lives in its own
+// executable (src/relacy/). For a cell whose strategy is relacy-random, relacy-bound or
+// relacy-full, the runner starts that executable in a child process with the cell's family,
+// kind, primitive, search and parameters, and reads back one JSON cell: a verdict, the
+// iterations run, metrics, and for a failure Relacy's state string (the schedule) with the
+// history of the failing iteration (the trace). Relacy re-runs a failing iteration with its
+// history on before it answers, and stops if the re-run does not fail the same way, so the
+// counterexample has been replayed once before it is reported, as on sim.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+
+#include "runner.hpp"
+#include "schedules/relacy_strategies.hpp"
+
+namespace syncstress::scenarios::relacy {
+
+/// One cell for syncstress-relacy.
+struct CellSpec {
+  std::string family;     ///< "safety", "progress"
+  std::string kind;       ///< "mutex", ...
+  std::string primitive;  ///< a name from `syncstress-relacy list`
+  RelacySearch search;
+  std::uint64_t iterations = 1000;
+  std::uint64_t start = 0;  ///< first iteration (the random scheduler seeds iteration i with i)
+  /// The parameters syncstress-relacy takes for the family, as text.
+  std::map<std::string, std::string> params;
+  double timeout_seconds = 600;
+};
+
+/// The executable: $SYNCSTRESS_RELACY if set, else syncstress-relacy beside this executable.
+std::filesystem::path executable();
+
+/// The families each primitive runs under on Relacy, by primitive name, as
+/// `syncstress-relacy list` says. Throws UsageError (exit 2) naming the build command when the
+/// executable is missing or does not answer.
+const std::map<std::string, std::set<std::string>>& supported();
+
+/// The parameter names syncstress-relacy takes for `family`: the runner passes only these.
+std::set<std::string> parameter_names(const std::string& family);
+
+/// Runs one cell. The result's primitive, scenario and parameters are left for the caller.
+/// Bad parameters for Relacy (exit 2 of the child) throw UsageError with its message; a child
+/// that dies or overruns its deadline is an error verdict that says so.
+CellResult run_cell(const CellSpec& spec);
+
+/// Re-runs the iteration of a Relacy schedule string (rl1....) with its history.
+ReplayOutcome replay(const CellSpec& spec, const std::string& schedule_text);
+
+}  // namespace syncstress::scenarios::relacy

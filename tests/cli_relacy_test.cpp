@@ -1,0 +1,99 @@
+// End to end on Relacy, as a user runs it: the *-memory-model presets (strategy relacy-*) run
+// in the syncstress-relacy executable and come back as ordinary cells of the report; a failing
+// cell carries a Relacy schedule string (rl1....) that `replay` re-runs with its history; bad
+// Relacy strategy parameters exit 2 before anything runs.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/cli_harness.hpp"
+
+namespace syncstress {
+namespace {
+
+using nlohmann::json;
+using testing::TempDir;
+
+const json* find_cell(const json& report, const std::string& primitive) {
+  for (const auto& c : report["cells"]) {
+    if (c["primitive"] == primitive) return &c;
+  }
+  return nullptr;
+}
+
+TEST(CliRelacy, CorrectMutexesPassAndEveryCellSaysItRanOnRelacy) {
+  TempDir dir;
+  const auto r = testing::run_cli({"run", "--scenario", "mutex-memory-model", "--executions", "300",
+                                   "--quiet", "--out", "mm.json"},
+                                  dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const json report = json::parse(testing::read_file(dir.path() / "mm.json"));
+  ASSERT_FALSE(report["cells"].empty());
+  for (const auto& c : report["cells"]) {
+    EXPECT_EQ(c["schedule"], "relacy-random") << c["primitive"];
+    EXPECT_EQ(c["metrics"]["platform"], "relacy") << c["primitive"];
+    EXPECT_EQ(c["verdict"], "pass") << c["primitive"] << c.dump();
+    EXPECT_EQ(c["executions"], 300u) << c["primitive"];
+  }
+  // Every mutex runs there: the controls on atomics and futexes, and the pooled variants, whose
+  // posts become Relacy dynamic threads.
+  EXPECT_NE(find_cell(report, "ticket_mutex"), nullptr);
+  EXPECT_NE(find_cell(report, "mutex_part7_pooled"), nullptr);
+  EXPECT_NE(find_cell(report, "async_unfair_mutex"), nullptr);
+}
+
+TEST(CliRelacy, RelaxedUnlockSharedOfSharedMutexPart8IsADataRaceWithAScheduleThatReplays) {
+  TempDir dir;
+  auto r = testing::run_cli({"run", "--scenario", "shared-mutex-memory-model", "--primitive",
+                             "shared_mutex_part8", "--quiet", "--out", "sm.json"},
+                            dir.path());
+  ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
+  const json report = json::parse(testing::read_file(dir.path() / "sm.json"));
+  ASSERT_EQ(report["cells"].size(), 1u);
+  const auto& cell = report["cells"][0];
+  EXPECT_EQ(cell["verdict"], "fail");
+  ASSERT_EQ(cell["violations"].size(), 1u);
+  const auto& v = cell["violations"][0];
+  // unlock_shared's relaxed fetch_add does not order the reader's read before the writer's
+  // write: the message names both accesses.
+  EXPECT_EQ(v["property"], "data_race");
+  EXPECT_NE(v["message"].get<std::string>().find("is not ordered after the load at "
+                                                 "src/relacy/suites.hpp"),
+            std::string::npos)
+      << v["message"];
+  const auto schedule = v["schedule"].get<std::string>();
+  EXPECT_EQ(schedule.rfind("rl1.random.", 0), 0u) << schedule;
+  EXPECT_FALSE(v["trace"].empty());
+  EXPECT_NE(v["replay_command"].get<std::string>().find("--scenario shared-mutex-memory-model"),
+            std::string::npos);
+
+  r = testing::run_cli({"replay", "--schedule", schedule, "--scenario", "shared-mutex-memory-model",
+                        "--primitive", "shared_mutex_part8"},
+                       dir.path());
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find(v["property"].get<std::string>()), std::string::npos) << r.out;
+}
+
+TEST(CliRelacy, BadRelacyInputExitsTwoAndWritesNothing) {
+  TempDir dir;
+  const std::vector<std::vector<std::string>> cases = {
+      {"run", "--scenario", "mutex-memory-model", "--schedule", "relacy-bound:bound=99", "--out",
+       "x.json"},
+      {"run", "--scenario", "mutex-memory-model", "--schedule", "relacy-random:d=3", "--out",
+       "x.json"},
+      {"run", "--scenario", "mutex-memory-model", "--set", "actors=9", "--out", "x.json"},
+      {"replay", "--schedule", "rl1.random.x", "--scenario", "mutex-memory-model", "--primitive",
+       "ticket_mutex"},
+  };
+  for (const auto& args : cases) {
+    const auto r = testing::run_cli(args, dir.path());
+    EXPECT_EQ(r.exit_code, 2) << args[4] << ": " << r.out << r.err;
+    EXPECT_FALSE(r.err.empty()) << args[4];
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "x.json"));
+}
+
+}  // namespace
+}  // namespace syncstress
