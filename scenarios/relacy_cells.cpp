@@ -247,6 +247,8 @@ ReplayOutcome replay(const CellSpec& spec, const std::string& schedule_text) {
     out.violation->schedule = schedule_text;
     out.trace = out.violation->trace;
   }
+  // Relacy's history has one line per modelled operation: its steps.
+  out.steps = out.trace.size();
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "primitives/catalog.hpp"
+#include "schedules/relacy_strategies.hpp"
 #include "schedules/strategy_factory.hpp"
 #include "tests/cli_harness.hpp"
 
@@ -43,10 +44,14 @@ TEST_F(CliList, JsonParsesAndHoldsEveryPrimitiveScenarioAndSchedule) {
     EXPECT_EQ(doc["primitives"][i]["mode"], to_string(p.mode));
     EXPECT_TRUE(doc["primitives"][i]["claims"].is_array());
   }
-  ASSERT_EQ(doc["schedules"].size(), strategy_catalog().size());
-  for (std::size_t i = 0; i < strategy_catalog().size(); ++i) {
-    EXPECT_EQ(doc["schedules"][i]["name"], strategy_catalog()[i].name);
-    EXPECT_EQ(doc["schedules"][i]["parameters"].size(), strategy_catalog()[i].params.size());
+  // The sim strategies, then the Relacy ones.
+  const auto sim = strategy_catalog();
+  const auto relacy = relacy_strategy_catalog();
+  ASSERT_EQ(doc["schedules"].size(), sim.size() + relacy.size());
+  for (std::size_t i = 0; i < doc["schedules"].size(); ++i) {
+    const auto& info = i < sim.size() ? sim[i] : relacy[i - sim.size()];
+    EXPECT_EQ(doc["schedules"][i]["name"], info.name);
+    EXPECT_EQ(doc["schedules"][i]["parameters"].size(), info.params.size());
   }
   // Presets sorted by name, whatever their file names; other files ignored.
   ASSERT_EQ(doc["scenarios"].size(), 2u);
