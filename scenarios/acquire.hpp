@@ -1,7 +1,6 @@
 // How an actor acquires a primitive of either mode, on any platform: an async primitive's
 // awaitable as it is, a sync primitive's blocking call wrapped in an awaitable that never
-// suspends. Shared by the sim scenario families (scenarios/harness.hpp) and the Relacy suites
-// (src/relacy/suites.hpp), so that both drive a primitive through the same calls.
+// suspends. Used by the scenario families on every platform (scenarios/harness.hpp).
 #pragma once
 
 #include <coroutine>

@@ -1,56 +1,58 @@
-// What every scenario family shares: actors, the occupancy counters, the wait bookkeeping
-// behind fairness and starvation metrics, and the uniform way to acquire a primitive whether
-// it is used from threads (sync) or from coroutines (async).
+// What every scenario family shares, on every platform: actors, the occupancy counters, the
+// wait bookkeeping behind fairness and starvation metrics, and the uniform way to acquire a
+// primitive whether it is used from threads (sync) or from coroutines (async).
 //
-// An actor is always a task<Sim> started on its own simulated thread. For a sync primitive the
-// "awaits" below block the thread and never suspend, so the task runs to its end inside
-// start(); for an async primitive the task suspends in the primitive and is resumed by whoever
-// releases it, on whatever thread. Either way the execution's main thread waits for every
-// actor's task to finish; one that never does shows up as a deadlock with the wait-for picture.
+// Everything here is a template over the Platform P, so one family body runs on sim, under
+// Relacy and on real threads. An actor is a task<P> started on a P::thread of its own. For a
+// sync primitive the "awaits" below block the thread and never suspend, so the task runs to its
+// end inside start(); for an async primitive the task suspends in the primitive and is resumed
+// by whoever releases it, on whatever thread. Either way the body's thread waits for every
+// actor's task to finish; one that never does shows up as a deadlock (sim, Relacy).
+//
+// The harness's own bookkeeping (who holds the primitive, how many sets an event saw) is kept
+// in std::atomic, not in Platform objects: it must not add scheduling points on sim (the traces
+// would change), nor synchronisation that Relacy would credit to the primitive, and it must be
+// exact on real threads. What the primitive must order is touched through P::cell: a holder's
+// write of `guarded`, a waiter's read of an event's published value.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <coroutine>
 #include <cstdint>
+#include <exception>
 #include <functional>
-#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
-#include "platform/sim.hpp"
+#include "platform/platform.hpp"
 #include "platform/task.hpp"
 #include "primitives/catalog.hpp"
 #include "scenarios/acquire.hpp"
+#include "scenarios/finding.hpp"
 #include "scenarios/params.hpp"
-#include "sim/runtime.hpp"
 
 namespace syncstress::scenarios {
 
-using Task = task<Sim>;
+/// What the harness needs from a platform beyond the Platform concept, which is all a primitive
+/// may use. One specialization per platform, beside its driver: scenarios/on_sim.hpp,
+/// scenarios/on_relacy.hpp, scenarios/on_real.hpp. Each provides
+///   static std::uint64_t now();                     the clock of wait times (sim: steps)
+///   static void name(const void* object, const std::string& name);   for deadlock reports
+///   static void found(const Finding&, const source_location& where)
+///                                                   a claimed property broke: end the execution
+///   static void retire(std::shared_ptr<void> state)  harness state that a finishing actor may
+///                     still touch (its flag, its frame): keep it until the execution ends
+template <class P>
+struct HarnessHooks;
 
-/// Per-actor numbers of one execution.
-struct ActorStats {
-  std::uint64_t acquisitions = 0;
-  std::uint64_t bypassed = 0;        ///< acquisitions by later arrivals while this one waited
-  std::uint64_t max_bypassed = 0;    ///< the most bypasses suffered in a single wait
-  std::vector<std::uint64_t> waits;  ///< steps from arrival to acquisition, one per wait
-};
-
-/// What one execution observed, beyond what the runtime reports. Filled by the family body,
-/// judged by the runner after the execution.
-struct Observations {
-  std::vector<ActorStats> actors;
-  std::uint64_t fifo_violations = 0;
-  /// Broken properties the primitive does not claim: counted, reported as metrics.
-  std::map<std::string, std::uint64_t> unclaimed;
-  /// Family-specific numbers of this execution (e.g. items processed).
-  std::map<std::string, double> numbers;
-};
-
-/// Checks one property: a claimed one ends the execution on the spot through Sim::check (so
-/// the counterexample's trace stops at the breach); an unclaimed one is only counted.
+/// Checks one property: a claimed one records its Finding and ends the execution on the spot
+/// (so the counterexample's trace stops at the breach); an unclaimed one is only counted.
+template <Platform P>
 class Judge {
  public:
   Judge(std::uint32_t claims, Observations& obs) : claims_(claims), obs_(obs) {}
@@ -60,28 +62,39 @@ class Judge {
   void require(Claim c, bool ok, const std::string& message,
                source_location loc = source_location::current()) {
     if (ok) return;
-    if (claims(c)) {
-      Sim::check(false, (std::string(to_string(c)) + ": " + message).c_str(), loc);
-    } else {
+    if (!claims(c)) {
+      const std::lock_guard<std::mutex> lock(mutex_);
       ++obs_.unclaimed[std::string(to_string(c))];
+      return;
     }
+    Finding f{c, std::string(to_string(c)), message, loc.file_name(), loc.line()};
+    {
+      // The first breach is the execution's finding (on real threads others may follow).
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (!obs_.finding) obs_.finding = f;
+    }
+    HarnessHooks<P>::found(f, loc);
   }
 
  private:
   std::uint32_t claims_;
   Observations& obs_;
+  // Harness state, not the model's: it never blocks a scheduling point (sim, Relacy run their
+  // threads on one OS thread) and keeps real threads from racing on the observations.
+  std::mutex mutex_;
 };
 
 /// Who is waiting, since when: the bookkeeping behind bypass counts, FIFO violations and wait
 /// times.
 ///
-/// A waiter *arrives* (the step its acquisition starts) and is *settled* once it is certainly
+/// A waiter *arrives* (the tick its acquisition starts) and is *settled* once it is certainly
 /// in line: for a thread blocking in a sync primitive, at arrival (its first operation is its
 /// doorway as far as the harness can tell); for a coroutine, once the primitive's await_suspend
 /// returned with the coroutine suspended, i.e. queued. B is bypassed by A when A acquires while
 /// B, settled strictly before A arrived, still waits. A primitive whose doorway comes after a
 /// few steps (a failed fast path, then the queue) is thus not blamed for the order in which
 /// two waiters raced through that doorway.
+template <Platform P>
 class WaitBook {
  public:
   explicit WaitBook(Observations& obs) : obs_(obs) {}
@@ -94,22 +107,25 @@ class WaitBook {
 
   /// Stamps `actor`'s arrival. A `victim` is watched for starvation: see worst_victim().
   Ticket arrive(std::size_t actor, bool settled, bool victim = false) {
-    Ticket t{actor, sim::current_step(), ++serials_};
+    const std::lock_guard<std::mutex> lock(mutex_);
+    Ticket t{actor, HarnessHooks<P>::now(), ++serials_};
     waiting_.push_back({t, 0, victim, settled ? t.arrival : kNotSettled});
     return t;
   }
 
   /// Marks the wait of `t` as settled now; a no-op if it already ended.
   void settle(const Ticket& t) {
+    const std::lock_guard<std::mutex> lock(mutex_);
     for (auto& w : waiting_) {
       if (w.ticket.serial == t.serial && w.settled_at == kNotSettled) {
-        w.settled_at = sim::current_step();
+        w.settled_at = HarnessHooks<P>::now();
       }
     }
   }
 
   /// Records the acquisition; returns how many earlier, settled waiters it bypassed.
   std::uint64_t acquired(const Ticket& t) {
+    const std::lock_guard<std::mutex> lock(mutex_);
     std::uint64_t passed = 0;
     for (auto& w : waiting_) {
       if (w.ticket.serial != t.serial && w.settled_at < t.arrival) {
@@ -123,13 +139,14 @@ class WaitBook {
     obs_.fifo_violations += passed;
     auto& me = obs_.actors[t.actor];
     ++me.acquisitions;
-    me.waits.push_back(sim::current_step() - t.arrival);
+    me.waits.push_back(HarnessHooks<P>::now() - t.arrival);
     std::erase_if(waiting_, [&](const Entry& e) { return e.ticket.serial == t.serial; });
     return passed;
   }
 
   /// The most bypasses any still-waiting victim has suffered in its current wait.
   std::uint64_t worst_victim() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
     std::uint64_t worst = 0;
     for (const auto& w : waiting_) {
       if (w.victim) worst = std::max(worst, w.bypasses);
@@ -148,6 +165,7 @@ class WaitBook {
   Observations& obs_;
   std::vector<Entry> waiting_;  // in arrival order; a handful of actors, so a vector
   std::uint64_t serials_ = 0;
+  mutable std::mutex mutex_;  // for real threads; see Judge
 };
 
 /// Wraps a primitive's awaitable and calls `queued()` (or `queued(handle)`, if it takes the
@@ -193,9 +211,10 @@ template <class Inner, class OnQueued>
 settling(Inner, OnQueued) -> settling<Inner, OnQueued>;
 
 /// settling for a WaitBook ticket.
+template <Platform P>
 struct settle_in_book {
-  WaitBook* book;
-  WaitBook::Ticket ticket;
+  WaitBook<P>* book;
+  typename WaitBook<P>::Ticket ticket;
   void operator()() const { book->settle(ticket); }
 };
 
@@ -214,100 +233,123 @@ std::unique_ptr<Prim> make_primitive(std::int64_t capacity) {
   }
 }
 
-/// Holders of a primitive right now, in Platform cells so Relacy can check them later.
-struct Occupancy {
-  Sim::cell<std::int64_t> exclusive{0};
-  Sim::cell<std::int64_t> shared{0};
+/// A harness counter: exact on every platform, invisible to the schedule (see the file
+/// comment). Relaxed: the counts are observations, never used to order anything.
+class Counter {
+ public:
+  explicit Counter(std::int64_t v = 0) : v_(v) {}
+  std::int64_t add(std::int64_t d) { return v_.fetch_add(d, std::memory_order_relaxed) + d; }
+  std::int64_t get() const { return v_.load(std::memory_order_relaxed); }
+  void set(std::int64_t v) { v_.store(v, std::memory_order_relaxed); }
 
-  std::int64_t add_exclusive(std::int64_t d) {
-    return exclusive.with_mut([d](std::int64_t& v) { return v += d; });
-  }
-  std::int64_t add_shared(std::int64_t d) {
-    return shared.with_mut([d](std::int64_t& v) { return v += d; });
-  }
-  std::int64_t exclusive_now() const {
-    return exclusive.with([](const std::int64_t& v) { return v; });
-  }
-  std::int64_t shared_now() const {
-    return shared.with([](const std::int64_t& v) { return v; });
-  }
+ private:
+  std::atomic<std::int64_t> v_;
+};
+
+/// Holders of a primitive right now.
+struct Occupancy {
+  Counter exclusive;
+  Counter shared;
 };
 
 /// Steps taken inside a critical section: real scheduling points, so other actors get to run
 /// (and to break in, if the primitive lets them) while the section is held.
-inline void hold(Sim::atomic<std::int64_t>& work, std::int64_t steps) {
+template <Platform P>
+void hold(typename P::template atomic<std::int64_t>& work, std::int64_t steps) {
   for (std::int64_t i = 0; i < steps; ++i) work.fetch_add(1, std::memory_order_relaxed);
 }
 
 /// What every family's execution shares: its observations, the judge, the parameters, who
 /// holds the primitive, and the checks made on entering a hold.
+template <Platform P>
 struct ScenarioContext {
   ScenarioContext(Observations& o, std::uint32_t claims, const Params& p)
       : obs(o), judge(claims, o), params(p) {}
   Observations& obs;
-  Judge judge;
+  Judge<P> judge;
   const Params& params;
   Occupancy occupancy;
-  Sim::atomic<std::int64_t> work{0};
+  typename P::template atomic<std::int64_t> work{0};
+  /// Data only exclusive holders write and shared holders read: the primitive must order
+  /// these accesses (a race on it is Relacy's evidence of a missing edge).
+  typename P::template cell<std::int64_t> guarded{0};
 
   /// One more exclusive holder (for a semaphore: one more token holder); at most `capacity`
   /// may hold it, and never with a shared holder inside.
   void enter_exclusive(std::int64_t capacity = 1,
                        source_location loc = source_location::current()) {
-    const auto holders = occupancy.add_exclusive(1);
-    const auto shared = occupancy.shared_now();
+    const auto holders = occupancy.exclusive.add(1);
+    const auto shared = occupancy.shared.get();
     judge.require(kMutualExclusion, holders <= capacity && shared == 0,
                   std::to_string(holders) + " exclusive holders where at most " +
                       std::to_string(capacity) + " are allowed, " + std::to_string(shared) +
                       " shared holders inside",
                   loc);
+    // Holders of a multi-token semaphore overlap by design: only a lone holder writes.
+    if (capacity == 1) guarded.with_mut([](std::int64_t& v) { ++v; });
   }
   /// One more shared holder; never with an exclusive holder inside.
   void enter_shared(source_location loc = source_location::current()) {
-    occupancy.add_shared(1);
-    judge.require(kMutualExclusion, occupancy.exclusive_now() == 0,
+    occupancy.shared.add(1);
+    judge.require(kMutualExclusion, occupancy.exclusive.get() == 0,
                   "a shared holder entered while an exclusive holder is inside", loc);
+    (void)guarded.with([](const std::int64_t& v) { return v; });
   }
   /// The hold_steps scheduling points of a critical section.
-  void hold_section() { hold(work, params.integer("hold_steps")); }
-  void leave_exclusive() { occupancy.add_exclusive(-1); }
-  void leave_shared() { occupancy.add_shared(-1); }
+  void hold_section() { hold<P>(work, params.integer("hold_steps")); }
+  void leave_exclusive() { occupancy.exclusive.add(-1); }
+  void leave_shared() { occupancy.shared.add(-1); }
 };
 
 /// Runs `t` on the calling thread and blocks the thread until the task has finished, wherever
 /// it was resumed (an async primitive may resume it on a pool worker). A task that never
-/// finishes leaves the caller blocked on an atomic named `what`, so the runtime's deadlock
-/// report says what was being waited for.
-inline void run_to_end(Task t, const std::string& what) {
-  Sim::atomic<std::int32_t> finished{0};
-  sim::set_name(&finished, what);
-  auto signal = [](Task inner, Sim::atomic<std::int32_t>& flag) -> Task {
+/// finishes leaves the caller blocked on an atomic named `what`, so a deadlock report says
+/// what was being waited for.
+template <Platform P>
+void run_to_end(task<P> t, const std::string& what) {
+  // The flag and the frame outlive this call (see HarnessHooks::retire): the thread that sets
+  // the flag may still be inside the coroutine, between the store and its final suspension.
+  struct State {
+    typename P::template atomic<std::int32_t> finished{0};
+    task<P> whole;
+  };
+  auto state = std::make_shared<State>();
+  auto& finished = state->finished;
+  HarnessHooks<P>::name(&finished, what);
+  auto signal = [](task<P> inner, typename P::template atomic<std::int32_t>& flag) -> task<P> {
     co_await std::move(inner);
     flag.store(1, std::memory_order_release);  // pairs with the acquire load below
-    Sim::wake_by_address_all(flag);
+    P::wake_by_address_all(flag);
   };
-  Task whole = signal(std::move(t), finished);
-  whole.start();
-  while (finished.load(std::memory_order_acquire) == 0) Sim::wait_on_address(finished, 0);
+  state->whole = signal(std::move(t), finished);
+  state->whole.start();
+  while (finished.load(std::memory_order_acquire) == 0) P::wait_on_address(finished, 0);
+  HarnessHooks<P>::retire(std::move(state));
 }
 
-/// The actors of one execution. Lives on the main thread's stack; run() spawns one simulated
-/// thread per actor, each starting its task, then waits until every task has finished.
+/// The actors of one execution. Lives on the body's stack; run() starts one P::thread per
+/// actor, each starting its task, then waits until every task has finished.
+template <Platform P>
 class Actors {
  public:
+  using Task = task<P>;
+
   Actors() = default;
   Actors(const Actors&) = delete;
   Actors& operator=(const Actors&) = delete;
+  // The counter and the frames outlive the group (see HarnessHooks::retire): the last actor
+  // may still be waking the counter, or inside its frame, when run() has returned.
+  ~Actors() { HarnessHooks<P>::retire(std::move(state_)); }
 
   /// Adds an actor; `make` is called on the actor's own thread and returns its task.
   void add(std::function<Task()> make) { makers_.push_back(std::move(make)); }
 
-  /// Starts every actor and blocks the calling (main) thread until all have finished.
+  /// Starts every actor and blocks the calling thread until all have finished.
   void run() {
     tasks_.resize(makers_.size());
-    std::vector<std::unique_ptr<Sim::thread>> threads;
+    std::vector<std::unique_ptr<typename P::thread>> threads;
     for (std::size_t i = 0; i < makers_.size(); ++i) {
-      threads.push_back(std::make_unique<Sim::thread>([this, i] {
+      threads.push_back(std::make_unique<typename P::thread>([this, i] {
         tasks_[i] = finish_counted(makers_[i]());
         tasks_[i].start();
       }));
@@ -324,40 +366,45 @@ class Actors {
   /// Counts a cancelled actor as finished, so run() stops waiting for it.
   void cancelled() {
     finished_.fetch_add(1, std::memory_order_acq_rel);
-    Sim::wake_by_address_all(finished_);
+    P::wake_by_address_all(finished_);
   }
 
  private:
   Task finish_counted(Task inner) {
     co_await inner.finished();
     // An exception escaping an actor is a finding (the scenario's or the primitive's), never
-    // swallowed with the task. The runtime's teardown unwinds with a type of its own, not a
+    // swallowed with the task. A runtime's teardown unwinds with a type of its own, not a
     // std::exception, which is left to go its way.
     if (auto error = inner.error()) {
       try {
         std::rethrow_exception(error);
       } catch (const std::exception& e) {
-        Sim::check(false, (std::string("exception: ") + e.what()).c_str());
+        P::check(false, (std::string("exception: ") + e.what()).c_str());
       } catch (...) {
         throw;
       }
     }
     // Pairs with the acquire load in wait_all_finished.
     finished_.fetch_add(1, std::memory_order_acq_rel);
-    Sim::wake_by_address_all(finished_);
+    P::wake_by_address_all(finished_);
   }
 
   void wait_all_finished() {
     const auto n = static_cast<std::int32_t>(makers_.size());
     for (std::int32_t seen = finished_.load(std::memory_order_acquire); seen < n;
          seen = finished_.load(std::memory_order_acquire)) {
-      Sim::wait_on_address(finished_, seen);
+      P::wait_on_address(finished_, seen);
     }
   }
 
   std::vector<std::function<Task()>> makers_;
-  std::vector<Task> tasks_;
-  Sim::atomic<std::int32_t> finished_{0};
+  struct State {
+    typename P::template atomic<std::int32_t> finished{0};
+    std::vector<Task> tasks;  // after the counter: destroyed first, as the frames go first
+  };
+  std::shared_ptr<State> state_ = std::make_shared<State>();
+  std::vector<Task>& tasks_ = state_->tasks;
+  typename P::template atomic<std::int32_t>& finished_ = state_->finished;
 };
 
 }  // namespace syncstress::scenarios

@@ -9,14 +9,6 @@
 namespace syncstress::scenarios {
 namespace {
 
-constexpr std::pair<Family, std::string_view> kFamilies[] = {
-    {Family::safety, "safety"},
-    {Family::fairness, "fairness"},
-    {Family::starvation, "starvation"},
-    {Family::cancellation, "cancellation"},
-    {Family::spurious_wakeups, "spurious-wakeups"},
-    {Family::progress, "progress"},
-};
 constexpr Kind kKinds[] = {Kind::mutex, Kind::shared_mutex, Kind::semaphore, Kind::event,
                            Kind::work_queue};
 
@@ -33,13 +25,6 @@ std::string string_field(const nlohmann::json& doc, const char* key,
 }
 
 }  // namespace
-
-std::string_view to_string(Family family) {
-  for (const auto& [f, name] : kFamilies) {
-    if (f == family) return name;
-  }
-  return "?";
-}
 
 Preset load_preset(const std::filesystem::path& file) {
   std::ifstream in(file);
@@ -59,9 +44,9 @@ Preset load_preset(const std::filesystem::path& file) {
   const auto kind = string_field(doc, "kind", file);
   bool found = false;
   std::string families;
-  for (const auto& [f, name] : kFamilies) {
-    families += (families.empty() ? "" : ", ") + std::string(name);
-    if (name == family) p.family = f, found = true;
+  for (const Family f : all_families()) {
+    families += (families.empty() ? "" : ", ") + std::string(to_string(f));
+    if (to_string(f) == family) p.family = f, found = true;
   }
   if (!found) bad(file, "unknown family '" + family + "'; families are: " + families);
   found = false;

@@ -19,10 +19,9 @@
 #include <string>
 
 #include "primitives/catalog.hpp"
+#include "scenarios/family.hpp"
 
 namespace syncstress::scenarios {
-
-enum class Family { safety, fairness, starvation, cancellation, spurious_wakeups, progress };
 
 struct Preset {
   std::string name;
@@ -44,7 +43,5 @@ Preset load_preset(const std::filesystem::path& file);
 /// The preset called `name` in the scenarios directory. Throws UsageError listing the valid
 /// names (and the nearest one) if there is none.
 Preset find_preset(const std::string& name);
-
-std::string_view to_string(Family family);
 
 }  // namespace syncstress::scenarios

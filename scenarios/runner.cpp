@@ -20,6 +20,7 @@
 #include "schedules/replay_strategy.hpp"
 #include "schedules/schedule_codec.hpp"
 #include "schedules/strategy_factory.hpp"
+#include "sim/runtime.hpp"
 
 namespace syncstress {
 namespace scenarios {

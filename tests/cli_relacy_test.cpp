@@ -56,13 +56,12 @@ TEST(CliRelacy, RelaxedUnlockSharedOfSharedMutexPart8IsADataRaceWithAScheduleTha
   EXPECT_EQ(cell["verdict"], "fail");
   ASSERT_EQ(cell["violations"].size(), 1u);
   const auto& v = cell["violations"][0];
-  // unlock_shared's relaxed fetch_add does not order the reader's read before the writer's
-  // write: the message names both accesses.
+  // Part 8's unlocks are relaxed: nothing orders one holder's access to the guarded cell before
+  // the next holder's. The message names both accesses, in the family's own source.
   EXPECT_EQ(v["property"], "data_race");
-  EXPECT_NE(v["message"].get<std::string>().find("is not ordered after the load at "
-                                                 "src/relacy/suites.hpp"),
-            std::string::npos)
-      << v["message"];
+  const auto message = v["message"].get<std::string>();
+  EXPECT_NE(message.find("is not ordered after the "), std::string::npos) << message;
+  EXPECT_NE(message.find("at scenarios/harness.hpp("), std::string::npos) << v["message"];
   const auto schedule = v["schedule"].get<std::string>();
   EXPECT_EQ(schedule.rfind("rl1.random.", 0), 0u) << schedule;
   EXPECT_FALSE(v["trace"].empty());

@@ -39,6 +39,7 @@
 #include "scenarios/families/safety.hpp"
 #include "scenarios/families/work_queue.hpp"
 #include "scenarios/harness.hpp"
+#include "scenarios/on_sim.hpp"
 #include "scenarios/params.hpp"
 #include "schedules/random_strategy.hpp"
 #include "sim/runtime.hpp"
@@ -836,7 +837,7 @@ sim::Options options_of(const Params& p) {
 
 /// What one execution reported: the claim a check named ("mutual_exclusion", ...), or the
 /// runtime's property ("deadlock", ...), and the message. Empty when nothing broke.
-struct Finding {
+struct Reported {
   std::string property;
   std::string message;
 };
@@ -844,7 +845,7 @@ struct Finding {
 /// Reads a finding the way the runner's judge() does: checks raised through Judge carry
 /// "<claim>: <message>"; a completed execution broke nothing claimed; an execution that ran
 /// past the step bound is "step_bound" (the runtime's own property is "step-bound").
-Finding finding_of(const sim::ExecutionResult& r) {
+Reported finding_of(const sim::ExecutionResult& r) {
   switch (r.outcome) {
     case sim::Outcome::completed:
       return {};
@@ -860,7 +861,7 @@ Finding finding_of(const sim::ExecutionResult& r) {
   }
 }
 
-bool anything_reported(const Finding& f, const Observations& obs) {
+bool anything_reported(const Reported& f, const Observations& obs) {
   return !f.property.empty() || !obs.unclaimed.empty();
 }
 
@@ -868,13 +869,13 @@ bool anything_reported(const Finding& f, const Observations& obs) {
 struct Search {
   std::uint64_t executions = 0;  // executions run, the stopping one included
   bool stopped = false;
-  Finding finding;   // of the last execution run
+  Reported finding;  // of the last execution run
   Observations obs;  // of the last execution run
 };
 
 Search search(
     const Body& body, const Params& p, std::uint64_t budget,
-    const std::function<bool(const Finding&, const Observations&)>& stop = anything_reported) {
+    const std::function<bool(const Reported&, const Observations&)>& stop = anything_reported) {
   RandomStrategy strategy(kSeed);
   sim::Runtime runtime(options_of(p));
   Search s;
@@ -928,35 +929,35 @@ std::string describe(const Search& s) {
 template <Kind K, class Prim>
 Body safety_body(std::uint32_t claims) {
   return [claims](Observations& o, const Params& p) {
-    safety::run<K, Mode::sync, Prim>(o, claims, p);
+    safety::run<Sim, K, Mode::sync, Prim>(o, claims, p);
   };
 }
 
 template <Kind K, class Prim>
 Body fairness_body(std::uint32_t claims) {
   return [claims](Observations& o, const Params& p) {
-    contention::run_fairness<K, Mode::sync, Prim>(o, claims, p);
+    contention::run_fairness<Sim, K, Mode::sync, Prim>(o, claims, p);
   };
 }
 
 template <Kind K, class Prim>
 Body starvation_body(std::uint32_t claims) {
   return [claims](Observations& o, const Params& p) {
-    contention::run_starvation<K, Mode::sync, Prim>(o, claims, p);
+    contention::run_starvation<Sim, K, Mode::sync, Prim>(o, claims, p);
   };
 }
 
 template <class Prim>
 Body work_queue_body(std::uint32_t claims) {
   return [claims](Observations& o, const Params& p) {
-    work_queue::run<Kind::work_queue, Mode::sync, Prim>(o, claims, p);
+    work_queue::run<Sim, Kind::work_queue, Mode::sync, Prim>(o, claims, p);
   };
 }
 
 template <class Prim>
 Body cancellation_body(std::uint32_t claims) {
   return [claims](Observations& o, const Params& p) {
-    cancellation::run<Kind::mutex, Mode::async, Prim>(o, claims, p);
+    cancellation::run<Sim, Kind::mutex, Mode::async, Prim>(o, claims, p);
   };
 }
 
@@ -1029,7 +1030,7 @@ TEST(PlantedBugs, FairnessFailsALifoMutexClaimingFifoAndPassesTicketMutex) {
 TEST(PlantedBugs, FairnessOnlyCountsTheLifoHandOffOfAMutexNotClaimingFifo) {
   const auto p = params_of(Family::fairness, {});
   const auto s = search(fairness_body<Kind::mutex, lifo_ticket_mutex<Sim>>(kSafe), p, kSearchBudget,
-                        [](const Finding& f, const Observations& obs) {
+                        [](const Reported& f, const Observations& obs) {
                           return !f.property.empty() || obs.unclaimed.count("fifo_handoff") > 0;
                         });
   ASSERT_TRUE(s.stopped) << "no bypass in " << s.executions << " executions";
@@ -1161,7 +1162,7 @@ TEST(PlantedBugs, ProgressOnlyCountsTheDuplicatesOfAQueueThatClaimsNothing) {
   // and are passed over here.)
   const auto p = params_of(Family::progress, {});
   const auto s = search(work_queue_body<unemptied_slot_queue<Sim>>(0), p, kSearchBudget,
-                        [](const Finding& f, const Observations& obs) {
+                        [](const Reported& f, const Observations& obs) {
                           return f.property.empty() && obs.unclaimed.count("no_lost_wakeups") > 0;
                         });
   ASSERT_TRUE(s.stopped) << "no duplicate in " << s.executions << " executions";
@@ -1204,7 +1205,7 @@ TEST(PlantedBugs, CancellationFailsAMutexLeavingADestroyedWaiterOnThePoolAndPass
   const std::uint32_t claims = kSafe | kCancellationSafety;
   EXPECT_TRUE(breached(
       search(cancellation_body<posted_waiter_not_withdrawn_mutex<Sim>>(claims), p, kSearchBudget,
-             [](const Finding& f, const Observations& obs) {
+             [](const Reported& f, const Observations& obs) {
                return anything_reported(f, obs) && f.property != "resume-after-destroy";
              }),
       "destroy-while-queued", "posted to the pool"));

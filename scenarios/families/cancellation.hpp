@@ -21,9 +21,11 @@
 // canceller one step in which it sees a running frame as queued. No catalogued primitive does.
 #pragma once
 
+#include <atomic>
 #include <coroutine>
 #include <string>
 
+#include "primitives/awaitable_library.hpp"  // cancellable_by_request
 #include "scenarios/harness.hpp"
 #include "scenarios/params.hpp"
 
@@ -40,37 +42,41 @@ inline std::vector<ParamSpec> specs() {
   };
 }
 
-struct Context : ScenarioContext {
-  using ScenarioContext::ScenarioContext;
-  /// Where a waiter is: its stage, and its coroutine once queued (what try_cancel is given).
-  struct Waiting {
-    int stage = 0;  // 0 not yet queued, 1 queued, 2 resumed
-    std::coroutine_handle<> handle{};
-  };
-  std::vector<std::unique_ptr<Sim::cell<Waiting>>> waiting;
+/// Where a waiter is: its stage, and its coroutine once queued (what try_cancel is given).
+/// Harness bookkeeping, so std::atomic (see harness.hpp): the handle is stored before the
+/// stage that publishes it.
+struct Waiting {
+  static constexpr int kNotQueued = 0, kQueued = 1, kResumed = 2;
+  std::atomic<int> stage{kNotQueued};
+  std::atomic<void*> handle{nullptr};
+};
 
-  void resumed(std::size_t i) {
-    waiting[i]->with_mut([](Waiting& w) { w.stage = 2; });
-  }
+template <Platform P>
+struct Context : ScenarioContext<P> {
+  using ScenarioContext<P>::ScenarioContext;
+  std::vector<std::unique_ptr<Waiting>> waiting;
+
+  void resumed(std::size_t i) { waiting[i]->stage.store(Waiting::kResumed); }
   /// The waiter's coroutine while it is queued and not yet resumed, else a null handle.
   std::coroutine_handle<> cancellable(std::size_t i) const {
-    return waiting[i]->with(
-        [](const Waiting& w) { return w.stage == 1 ? w.handle : std::coroutine_handle<>(); });
+    if (waiting[i]->stage.load() != Waiting::kQueued) return {};
+    return std::coroutine_handle<>::from_address(waiting[i]->handle.load());
   }
   auto on_queued(std::size_t i) {
     return [this, i](std::coroutine_handle<> h) {
-      waiting[i]->with_mut([h](Waiting& w) {
-        // The waiter may already have been resumed by the time its await_suspend returns.
-        if (w.stage == 0) w = Waiting{1, h};
-      });
+      Waiting& w = *waiting[i];
+      w.handle.store(h.address());
+      // The waiter may already have been resumed by the time its await_suspend returns.
+      int expected = Waiting::kNotQueued;
+      w.stage.compare_exchange_strong(expected, Waiting::kQueued);
     };
   }
 };
 
 // Waiters co_await the primitive's own awaitable (no wrapper coroutine), so the "resumed" mark
 // is set in the very step the frame is resumed.
-template <Kind K, class Prim>
-Task exclusive_waiter(Context& c, Prim& p, std::size_t me, std::int64_t capacity) {
+template <Platform P, Kind K, class Prim>
+task<P> exclusive_waiter(Context<P>& c, Prim& p, std::size_t me, std::int64_t capacity) {
   if constexpr (K == Kind::semaphore) {
     co_await settling{p.acquire(), c.on_queued(me)};
   } else {
@@ -87,8 +93,8 @@ Task exclusive_waiter(Context& c, Prim& p, std::size_t me, std::int64_t capacity
   }
 }
 
-template <class Prim>
-Task shared_waiter(Context& c, Prim& p, std::size_t me) {
+template <Platform P, class Prim>
+task<P> shared_waiter(Context<P>& c, Prim& p, std::size_t me) {
   co_await settling{p.lock_shared(), c.on_queued(me)};
   c.resumed(me);
   c.enter_shared();
@@ -98,8 +104,8 @@ Task shared_waiter(Context& c, Prim& p, std::size_t me) {
 }
 
 /// Takes the primitive completely (every token), so that every waiter has to queue.
-template <Kind K, class Prim>
-Task take_all(Prim& p, std::int64_t capacity) {
+template <Platform P, Kind K, class Prim>
+task<P> take_all(Prim& p, std::int64_t capacity) {
   if constexpr (K == Kind::semaphore) {
     for (std::int64_t i = 0; i < capacity; ++i) co_await p.acquire();
   } else {
@@ -120,36 +126,36 @@ void give_all(Prim& p, std::int64_t capacity) {
 
 /// One execution of the cancellation-during-resume family (async mutex, shared_mutex and
 /// semaphore primitives).
-template <Kind K, Mode M, class Prim>
+template <Platform P, Kind K, Mode M, class Prim>
 void run(Observations& obs, std::uint32_t claims, const Params& p) {
   static_assert(M == Mode::async, "cancellation applies to coroutine primitives");
-  Context c(obs, claims, p);
+  Context<P> c(obs, claims, p);
   const auto waiters = static_cast<std::size_t>(p.integer("waiters"));
   const auto cancellations = std::min<std::size_t>(waiters, p.integer("cancellations"));
   const auto writers = static_cast<std::size_t>(p.integer("writers"));
   const auto capacity = K == Kind::semaphore ? p.integer("capacity") : 1;
   for (std::size_t i = 0; i < waiters; ++i) {
-    c.waiting.push_back(std::make_unique<Sim::cell<Context::Waiting>>());
+    c.waiting.push_back(std::make_unique<Waiting>());
   }
   obs.actors.resize(waiters);
 
   const auto storage = make_primitive<K, Prim>(capacity);
   Prim& prim = *storage;
-  run_to_end(take_all<K>(prim, capacity), "the scenario's first acquisition");
+  run_to_end<P>(take_all<P, K>(prim, capacity), "the scenario's first acquisition");
 
-  Actors group;
+  Actors<P> group;
   for (std::size_t i = 0; i < waiters; ++i) {
     if (K == Kind::shared_mutex && i >= writers) {
       if constexpr (K == Kind::shared_mutex) {
-        group.add([&, i] { return shared_waiter(c, prim, i); });
+        group.add([&, i] { return shared_waiter<P>(c, prim, i); });
       }
     } else {
-      group.add([&, i] { return exclusive_waiter<K>(c, prim, i, capacity); });
+      group.add([&, i] { return exclusive_waiter<P, K>(c, prim, i, capacity); });
     }
   }
   // The canceller cancels waiters 0..cancellations-1 that have queued and not yet run past
   // their await; when it does, in relation to the release, is the schedule's choice.
-  group.add([&]() -> Task {
+  group.add([&]() -> task<P> {
     for (std::size_t v = 0; v < cancellations; ++v) {
       c.work.fetch_add(1, std::memory_order_relaxed);  // a scheduling point before each cancel
       const std::coroutine_handle<> handle = c.cancellable(v);
@@ -169,8 +175,8 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
     co_return;
   });
   // The releaser hands the primitive to the waiters.
-  group.add([&]() -> Task {
-    hold(c.work, 1);
+  group.add([&]() -> task<P> {
+    hold<P>(c.work, 1);
     give_all<K>(prim, capacity);
     co_return;
   });
@@ -179,8 +185,8 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   // Nothing lost: with everyone gone, the primitive must be free again. If a cancelled waiter
   // took ownership or a token with it, this blocks for good and the runtime reports a
   // deadlock naming this wait.
-  run_to_end(take_all<K>(prim, capacity),
-             "the final acquisition, after every waiter finished or was cancelled");
+  run_to_end<P>(take_all<P, K>(prim, capacity),
+                "the final acquisition, after every waiter finished or was cancelled");
   give_all<K>(prim, capacity);
 }
 

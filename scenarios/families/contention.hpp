@@ -45,21 +45,19 @@ inline std::vector<ParamSpec> starvation_specs() {
   };
 }
 
-struct Context : ScenarioContext {
+template <Platform P>
+struct Context : ScenarioContext<P> {
   Context(Observations& o, std::uint32_t claims, const Params& p)
-      : ScenarioContext(o, claims, p), book(o) {}
-  WaitBook book;
-  Sim::cell<std::int64_t> budget_used{0};
-  Sim::cell<std::int64_t> victims_left{0};
+      : ScenarioContext<P>(o, claims, p), book(o) {}
+  WaitBook<P> book;
+  Counter budget_used;
+  Counter victims_left;
   bool victims_watched = false;  // the starvation family; fairness has no victims
-
-  std::int64_t read(const Sim::cell<std::int64_t>& c) const {
-    return c.with([](const std::int64_t& v) { return v; });
-  }
 
   /// After any acquisition: fail a claimed FIFO hand-off on a bypass, and a claimed
   /// starvation freedom once a victim is bypassed beyond the bound.
   void judge_acquisition(std::uint64_t passed) {
+    auto& judge = this->judge;
     if (!victims_watched) {
       judge.require(kFifoHandoff, passed == 0,
                     "acquired ahead of " + std::to_string(passed) +
@@ -68,7 +66,7 @@ struct Context : ScenarioContext {
     }
     if (!judge.claims(kStarvationFreedom)) return;
     const auto worst = book.worst_victim();
-    const auto bound = static_cast<std::uint64_t>(params.integer("max_bypass"));
+    const auto bound = static_cast<std::uint64_t>(this->params.integer("max_bypass"));
     judge.require(kStarvationFreedom, worst <= bound,
                   "a waiting victim was bypassed " + std::to_string(worst) +
                       " times by later arrivals (max_bypass " + std::to_string(bound) + ")");
@@ -76,10 +74,10 @@ struct Context : ScenarioContext {
 };
 
 /// What "acquire" and "release" mean for a kind, so one actor loop serves all of them.
-template <Kind K, Mode M, class Prim>
+template <Platform P, Kind K, Mode M, class Prim>
 struct Access {
   /// Starts a wait in the book and returns what to co_await to acquire.
-  static Task take(Context& c, Prim& p, std::size_t me, bool shared, bool victim = false) {
+  static task<P> take(Context<P>& c, Prim& p, std::size_t me, bool shared, bool victim = false) {
     const auto ticket = c.book.arrive(me, /*settled=*/M == Mode::sync, victim);
     if constexpr (M == Mode::sync) {
       if constexpr (K == Kind::semaphore) {
@@ -90,15 +88,15 @@ struct Access {
         p.lock();
       }
     } else if constexpr (K == Kind::semaphore) {
-      co_await settling{p.acquire(), settle_in_book{&c.book, ticket}};
+      co_await settling{p.acquire(), settle_in_book<P>{&c.book, ticket}};
     } else if constexpr (K == Kind::shared_mutex) {
       if (shared) {
-        co_await settling{p.lock_shared(), settle_in_book{&c.book, ticket}};
+        co_await settling{p.lock_shared(), settle_in_book<P>{&c.book, ticket}};
       } else {
-        co_await settling{p.lock(), settle_in_book{&c.book, ticket}};
+        co_await settling{p.lock(), settle_in_book<P>{&c.book, ticket}};
       }
     } else {
-      co_await settling{p.lock(), settle_in_book{&c.book, ticket}};
+      co_await settling{p.lock(), settle_in_book<P>{&c.book, ticket}};
     }
     c.judge_acquisition(c.book.acquired(ticket));
   }
@@ -114,8 +112,8 @@ struct Access {
 };
 
 /// One hold of the primitive with the safety check on entry.
-template <Kind K, Mode M, class Prim>
-Task held(Context& c, Prim& p, bool shared, std::int64_t capacity) {
+template <Platform P, Kind K, Mode M, class Prim>
+task<P> held(Context<P>& c, Prim& p, bool shared, std::int64_t capacity) {
   if (shared) {
     c.enter_shared();
   } else {
@@ -127,76 +125,75 @@ Task held(Context& c, Prim& p, bool shared, std::int64_t capacity) {
   } else {
     c.leave_exclusive();
   }
-  Access<K, M, Prim>::give(p, shared);
+  Access<P, K, M, Prim>::give(p, shared);
   co_return;
 }
 
-template <Kind K, Mode M, class Prim>
-Task fairness_actor(Context& c, Prim& p, std::size_t me, std::int64_t capacity) {
+template <Platform P, Kind K, Mode M, class Prim>
+task<P> fairness_actor(Context<P>& c, Prim& p, std::size_t me, std::int64_t capacity) {
   const auto budget = c.params.integer("acquisitions");
-  while (c.read(c.budget_used) < budget) {
-    co_await Access<K, M, Prim>::take(c, p, me, false);
-    c.budget_used.with_mut([](std::int64_t& v) { ++v; });
-    co_await held<K, M>(c, p, false, capacity);
+  while (c.budget_used.get() < budget) {
+    co_await Access<P, K, M, Prim>::take(c, p, me, false);
+    c.budget_used.add(1);
+    co_await held<P, K, M>(c, p, false, capacity);
   }
 }
 
-template <Kind K, Mode M, class Prim>
-Task victim_actor(Context& c, Prim& p, std::size_t me, std::int64_t capacity) {
+template <Platform P, Kind K, Mode M, class Prim>
+task<P> victim_actor(Context<P>& c, Prim& p, std::size_t me, std::int64_t capacity) {
   const bool shared = false;
   for (std::int64_t r = 0; r < c.params.integer("victim_rounds"); ++r) {
-    co_await Access<K, M, Prim>::take(c, p, me, shared, /*victim=*/true);
-    co_await held<K, M>(c, p, shared, capacity);
+    co_await Access<P, K, M, Prim>::take(c, p, me, shared, /*victim=*/true);
+    co_await held<P, K, M>(c, p, shared, capacity);
   }
-  c.victims_left.with_mut([](std::int64_t& v) { --v; });
+  c.victims_left.add(-1);
 }
 
-template <Kind K, Mode M, class Prim>
-Task stream_actor(Context& c, Prim& p, std::size_t me, std::int64_t capacity) {
+template <Platform P, Kind K, Mode M, class Prim>
+task<P> stream_actor(Context<P>& c, Prim& p, std::size_t me, std::int64_t capacity) {
   const bool shared = K == Kind::shared_mutex;
-  for (std::int64_t r = 0; r < c.params.integer("stream_rounds") && c.read(c.victims_left) > 0;
-       ++r) {
-    co_await Access<K, M, Prim>::take(c, p, me, shared);
-    co_await held<K, M>(c, p, shared, capacity);
+  for (std::int64_t r = 0; r < c.params.integer("stream_rounds") && c.victims_left.get() > 0; ++r) {
+    co_await Access<P, K, M, Prim>::take(c, p, me, shared);
+    co_await held<P, K, M>(c, p, shared, capacity);
   }
 }
 
 /// One execution of the fairness family.
-template <Kind K, Mode M, class Prim>
+template <Platform P, Kind K, Mode M, class Prim>
 void run_fairness(Observations& obs, std::uint32_t claims, const Params& p) {
-  Context c(obs, claims, p);
+  Context<P> c(obs, claims, p);
   const auto actors = static_cast<std::size_t>(p.integer("actors"));
   const auto capacity = K == Kind::semaphore ? p.integer("capacity") : 1;
   obs.actors.resize(actors);
   const auto storage = make_primitive<K, Prim>(capacity);
   Prim& prim = *storage;
-  Actors group;
+  Actors<P> group;
   for (std::size_t i = 0; i < actors; ++i) {
-    group.add([&, i] { return fairness_actor<K, M>(c, prim, i, capacity); });
+    group.add([&, i] { return fairness_actor<P, K, M>(c, prim, i, capacity); });
   }
   group.run();
 }
 
 /// One execution of the starvation family.
-template <Kind K, Mode M, class Prim>
+template <Platform P, Kind K, Mode M, class Prim>
 void run_starvation(Observations& obs, std::uint32_t claims, const Params& p) {
-  Context c(obs, claims, p);
+  Context<P> c(obs, claims, p);
   const auto victims = static_cast<std::size_t>(K == Kind::shared_mutex ? p.integer("writers") : 1);
   const auto stream = static_cast<std::size_t>(K == Kind::shared_mutex ? p.integer("readers")
                                                                        : p.integer("others"));
   const auto capacity = K == Kind::semaphore ? p.integer("capacity") : 1;
   obs.actors.resize(victims + stream);
-  c.victims_left.with_mut([&](std::int64_t& v) { v = static_cast<std::int64_t>(victims); });
+  c.victims_left.set(static_cast<std::int64_t>(victims));
   c.victims_watched = true;
   const auto storage = make_primitive<K, Prim>(capacity);
   Prim& prim = *storage;
-  Actors group;
+  Actors<P> group;
   // The stream starts first so the victims arrive at a primitive that is already busy.
   for (std::size_t i = 0; i < stream; ++i) {
-    group.add([&, i] { return stream_actor<K, M>(c, prim, victims + i, capacity); });
+    group.add([&, i] { return stream_actor<P, K, M>(c, prim, victims + i, capacity); });
   }
   for (std::size_t i = 0; i < victims; ++i) {
-    group.add([&, i] { return victim_actor<K, M>(c, prim, i, capacity); });
+    group.add([&, i] { return victim_actor<P, K, M>(c, prim, i, capacity); });
   }
   group.run();
 }

@@ -3,11 +3,15 @@
 // many deliveries as items pushed. Checks, on every delivery: the item was pushed, and not
 // delivered before. Together they mean every item was processed exactly once when the loop
 // ends (n deliveries of distinct pushed items out of n), so no end-of-run check is needed. A
-// lost wake-up or a dropped item leaves the consumer blocked with deliveries missing, which the
-// runtime reports as a deadlock naming the consumer's wait.
+// lost wake-up or a dropped item leaves the consumer blocked with deliveries missing, which sim
+// and Relacy report as a deadlock naming the consumer's wait. Each producer writes its item's
+// payload (a platform cell) before the push and the consumer reads it on delivery, so under
+// Relacy a queue that hands items over without a release/acquire edge races on the payload.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "scenarios/harness.hpp"
 #include "scenarios/params.hpp"
@@ -22,24 +26,33 @@ inline std::vector<ParamSpec> specs() {
   };
 }
 
-template <Kind K, Mode M, class Prim>
+template <Platform P, Kind K, Mode M, class Prim>
 void run(Observations& obs, std::uint32_t claims, const Params& p) {
   static_assert(K == Kind::work_queue);
-  Judge judge(claims, obs);
+  Judge<P> judge(claims, obs);
   const auto producers = p.integer("producers");
   const auto items = p.integer("items");
   const auto total = producers * items;
   std::vector<int> seen(static_cast<std::size_t>(total), 0);
   std::int64_t processed = 0;
+  std::vector<std::unique_ptr<typename P::template cell<std::int64_t>>> payload;
+  for (std::int64_t i = 0; i < total; ++i) {
+    payload.push_back(std::make_unique<typename P::template cell<std::int64_t>>(0));
+  }
   Prim queue;
-  Actors group;
+  Actors<P> group;
   for (std::int64_t i = 0; i < producers; ++i) {
-    group.add([&, i]() -> Task {
-      for (std::int64_t k = 0; k < items; ++k) queue.push(i * items + k);
+    group.add([&, i]() -> task<P> {
+      for (std::int64_t k = 0; k < items; ++k) {
+        const std::int64_t item = i * items + k;
+        payload[static_cast<std::size_t>(item)]->with_mut(
+            [item](std::int64_t& v) { v = item + 1; });
+        queue.push(item);
+      }
       co_return;
     });
   }
-  group.add([&]() -> Task {
+  group.add([&]() -> task<P> {
     while (processed < total) {
       queue.consume_once([&](std::int64_t item) {
         const bool known = item >= 0 && item < total;
@@ -50,6 +63,10 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
         judge.require(
             kNoLostWakeups, times == 1,
             "item " + std::to_string(item) + " processed " + std::to_string(times) + " times");
+        const auto value =
+            payload[static_cast<std::size_t>(item)]->with([](const std::int64_t& v) { return v; });
+        judge.require(kNoLostWakeups, value == item + 1,
+                      "item " + std::to_string(item) + " arrived before its payload");
       });
     }
     co_return;

@@ -5,7 +5,7 @@ namespace syncstress::relacy_main {
 
 void add_semaphores(std::map<std::string, Entry>& out) {
 #define SYNCSTRESS_RELACY_ADD(tmpl, kind, mode, source, claims, summary) \
-  add<Kind::semaphore, tmpl, kind, mode>(out, #tmpl);
+  add<Kind::semaphore, tmpl, kind, mode>(out, #tmpl, claims);
   SYNCSTRESS_PRIMITIVES(SYNCSTRESS_RELACY_ADD)
 #undef SYNCSTRESS_RELACY_ADD
 }

@@ -5,7 +5,7 @@ namespace syncstress::relacy_main {
 
 void add_shared_mutexes(std::map<std::string, Entry>& out) {
 #define SYNCSTRESS_RELACY_ADD(tmpl, kind, mode, source, claims, summary) \
-  add<Kind::shared_mutex, tmpl, kind, mode>(out, #tmpl);
+  add<Kind::shared_mutex, tmpl, kind, mode>(out, #tmpl, claims);
   SYNCSTRESS_PRIMITIVES(SYNCSTRESS_RELACY_ADD)
 #undef SYNCSTRESS_RELACY_ADD
 }

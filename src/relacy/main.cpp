@@ -2,7 +2,7 @@
 //
 // Relacy replaces malloc, operator new and assert for the program it is built into, so it
 // lives in this executable of its own; the main CLI runs it as a child process
-// (scenarios/relacy_cells.cpp) and merges its answer into the report. Three commands, each
+// (the Relacy backend) and merges its answer into the report. Three commands, each
 // answering one JSON document on stdout:
 //
 //   list                          [{primitive, kind, families}] for every primitive it runs
@@ -47,55 +47,56 @@ const std::map<std::string, Entry>& registry() {
   return table;
 }
 
-/// Parses --set key=value into the process's Params; checks ranges.
-void apply_settings(const std::string& family, const std::vector<std::string>& settings) {
-  Params& p = suites::params();
-  const std::map<std::string, std::pair<int*, std::pair<int, int>>> known =
-      family == "progress"
-          ? std::map<std::string, std::pair<int*, std::pair<int, int>>>{{"producers",
-                                                                         {&p.producers,
-                                                                          {1,
-                                                                           suites::kMaxProducers}}},
-                                                                        {"items",
-                                                                         {&p.items, {1, 6}}}}
-          : std::map<std::string, std::pair<int*, std::pair<int, int>>>{
-                {"actors", {&p.actors, {2, suites::kMaxActors}}},
-                {"rounds", {&p.rounds, {1, 4}}},
-                {"writers", {&p.writers, {0, suites::kMaxActors}}},
-                {"capacity", {&p.capacity, {1, suites::kMaxActors}}}};
+/// The ranges relacy takes, by family: its searches grow fast with threads and rounds, and the
+/// dynamic-thread budget of its tests is fixed when they are compiled (registry.hpp).
+struct Range {
+  std::int64_t lo, hi;
+};
+const std::map<std::string, Range>& relacy_ranges(Family family) {
+  static const std::map<std::string, Range> progress{{"producers", {1, 2}}, {"items", {1, 6}}};
+  static const std::map<std::string, Range> safety{
+      {"actors", {2, 3}}, {"rounds", {1, 4}}, {"writers", {0, 3}}, {"capacity", {1, 3}}};
+  return family == Family::progress ? progress : safety;
+}
+
+/// The family's parameters from --set key=value: its defaults, the values given, checked
+/// against what relacy takes.
+Params parameters(Family family, const std::vector<std::string>& settings) {
+  const auto& ranges = relacy_ranges(family);
+  std::map<std::string, std::string> overrides;
   for (const auto& setting : settings) {
     const auto eq = setting.find('=');
     const std::string key = setting.substr(0, eq);
-    const auto it = known.find(key);
-    if (eq == std::string::npos || it == known.end()) {
+    if (eq == std::string::npos || ranges.count(key) == 0) {
       std::string names;
-      for (const auto& [name, slot] : known) {
-        if (!names.empty()) names += ", ";
-        names += name;
-      }
-      throw UsageError(concat("--set ", setting, ": the ", family,
+      for (const auto& [name, range] : ranges) names += (names.empty() ? "" : ", ") + name;
+      throw UsageError(concat("--set ", setting, ": the ", to_string(family),
                               " family on relacy takes key=value with key one of: ", names));
     }
-    const std::string text = setting.substr(eq + 1);
-    int value = 0;
-    std::size_t used = 0;
-    try {
-      value = std::stoi(text, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    const auto [lo, hi] = it->second.second;
-    if (used == 0 || used != text.size() || value < lo || value > hi) {
-      throw UsageError(concat("--set ", setting, ": ", key, " must be an integer from ",
-                              std::to_string(lo), " to ", std::to_string(hi),
-                              " on relacy (its thread count is fixed when it is compiled)"));
-    }
-    *it->second.first = value;
+    overrides[key] = setting.substr(eq + 1);
   }
-  if (family == "safety" && p.writers > p.actors) {
-    throw UsageError("--set writers=" + std::to_string(p.writers) + ": more writers than actors (" +
-                     std::to_string(p.actors) + ")");
+  Params p = Params::resolve(scenarios::family_param_specs(family), json::object(), overrides,
+                             "syncstress-relacy");
+  for (const auto& [key, range] : ranges) {
+    const auto value = p.integer(key);
+    if (value < range.lo || value > range.hi) {
+      throw UsageError(concat("--set ", key, "=", std::to_string(value), ": ", key,
+                              " must be an integer from ", std::to_string(range.lo), " to ",
+                              std::to_string(range.hi),
+                              " on relacy (its thread budget is fixed when it is compiled)"));
+    }
   }
+  if (family == Family::safety && p.integer("writers") > p.integer("actors")) {
+    throw UsageError("--set writers=" + std::to_string(p.integer("writers")) +
+                     ": more writers than actors (" + std::to_string(p.integer("actors")) + ")");
+  }
+  return p;
+}
+
+std::vector<std::string> families_of(const Entry& entry) {
+  std::vector<std::string> names;
+  for (const auto& [name, body] : entry.bodies) names.push_back(name);
+  return names;
 }
 
 int run(int argc, char** argv) {
@@ -141,7 +142,7 @@ int run(int argc, char** argv) {
         if (!with_planted && name.rfind("planted_", 0) == 0) continue;
         rows.push_back({{"primitive", name},
                         {"kind", std::string(to_string(entry.kind))},
-                        {"families", entry.families}});
+                        {"families", families_of(entry)}});
       }
       std::cout << rows.dump() << '\n';
       return 0;
@@ -154,12 +155,12 @@ int run(int argc, char** argv) {
       throw UsageError("--kind " + kind + ": " + primitive + " is a " +
                        std::string(to_string(it->second.kind)));
     }
-    const auto runner = it->second.runners.find(family);
-    if (runner == it->second.runners.end()) {
+    const auto body = it->second.bodies.find(family);
+    if (body == it->second.bodies.end()) {
       throw UsageError("--family " + family + ": " + primitive + " runs only under " +
-                       it->second.families.front() + " on relacy");
+                       families_of(it->second).front() + " on relacy");
     }
-    apply_settings(family, settings);
+    current_cell() = {body->second, parameters(*scenarios::family_from_string(family), settings)};
     Search s;
     s.type = scheduler == "full"    ? rl::sched_full
              : scheduler == "bound" ? rl::sched_bound
@@ -176,7 +177,11 @@ int run(int argc, char** argv) {
       throw UsageError("--start: only the random search starts at an iteration");
     }
     json out;
-    runner->second(s, out);
+    if (it->second.pooled) {
+      search_pooled(s, out);
+    } else {
+      search_actors(s, out);
+    }
     std::cout << out.dump() << '\n';
     return 0;
   } catch (const UsageError& e) {

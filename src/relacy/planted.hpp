@@ -1,5 +1,5 @@
 // Deliberately broken primitives that only syncstress-relacy knows: the tool's tests of itself
-// on the relacy platform (tests/relacy_test.cpp). Each breaks one thing that sim, being
+// on the relacy platform (tests/cli_relacy_child_test.cpp). Each breaks one thing that sim, being
 // sequentially consistent, cannot see or can see only as a hang; `syncstress-relacy list
 // --planted` shows them, the plain `list` (what the CLI runs) does not.
 #pragma once

@@ -1,9 +1,11 @@
-// The registry of syncstress-relacy: for each primitive, its kind and how to run each family
-// under a Relacy search, and the search itself (run a test, turn Relacy's answer into a cell).
+// The registry of syncstress-relacy: for each primitive, its kind and the scenario families'
+// bodies bound on its Relacy instantiation (scenarios/bind_body.hpp, the same family templates
+// the sim runner binds on Sim), and the search that runs one of them.
 //
-// Relacy's per-test instantiations are heavy (a context per test, thread count and scheduler),
-// so each kind registers its primitives from a translation unit of its own (kind_*.cpp) and the
-// build compiles them side by side.
+// A body runs as the test's one static thread; the actors it starts are Relacy dynamic threads
+// (Relacy::thread), as are the pool's workers. So Relacy's machinery is instantiated for two
+// tests only, one per dynamic-thread budget (relacy/search.cpp), and the bodies of each kind
+// compile in a translation unit of their own (kind_*.cpp), side by side.
 #pragma once
 
 // Every standard and third-party header comes before platform/relacy.hpp (see there).
@@ -16,27 +18,26 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
-#include <stdexcept>
 #include <streambuf>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "platform/relacy.hpp"
 #include "primitives/all.hpp"
 #include "primitives/catalog.hpp"
-#include "relacy/suites.hpp"
+#include "runner.hpp"
+#include "scenarios/bind_body.hpp"
+#include "scenarios/family.hpp"
+#include "scenarios/params.hpp"
+// Last: it includes platform/relacy.hpp (see there).
+#include "scenarios/on_relacy.hpp"
 
 namespace syncstress::relacy_main {
 
-namespace suites = syncstress::relacy_suites;
 using json = nlohmann::json;
-using suites::Params;
-
-/// Bad input: exit 2 with the message.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using scenarios::Body;
+using scenarios::Family;
+using scenarios::Params;
 
 /// One search, as the command line asks for it.
 struct Search {
@@ -144,7 +145,8 @@ inline HistoryLine parse_history_line(const std::string& line) {
   return out;
 }
 
-/// "a store at suites.hpp(172) on thread 0 races with a load at suites.hpp(180) on thread 1":
+/// "a store at harness.hpp(289) on thread 4 is not ordered after the load at harness.hpp(296) on
+/// thread 3":
 /// the access that tripped the detector (the line before the report) and the latest access to
 /// the same variable by another thread.
 inline std::string describe_race(const std::vector<std::string>& history) {
@@ -187,6 +189,8 @@ inline void search(const Search& s, json& out) {
   Relacy::cap_iterations(!s.state.empty()             ? 1
                          : s.type != rl::sched_random ? s.iterations
                                                       : ~std::uint64_t{0});
+  auto& finding = scenarios::RelacyFindingRecord::current();
+  finding = {};
   const auto started = std::chrono::steady_clock::now();
   rl::simulate<T>(p);
   out["elapsed_seconds"] =
@@ -242,7 +246,13 @@ inline void search(const Search& s, json& out) {
       property = "livelock";
       break;
     case rl::test_result_user_assert_failed: {
-      // "user assert failed (mutual_exclusion: ...)": the check's own property and text.
+      // A family's check left its typed finding; only the platform's own checks (its limits,
+      // an actor's exception) are known by their text: "user assert failed (relacy_limit: ...)".
+      if (finding.present) {
+        property = finding.property;
+        message = finding.message;
+        break;
+      }
       const auto open = message.find('(');
       if (open != std::string::npos && message.back() == ')') {
         message = message.substr(open + 1, message.size() - open - 2);
@@ -267,54 +277,56 @@ inline void search(const Search& s, json& out) {
       {json{{"property", property}, {"message", message}, {"schedule", state}, {"trace", lines}}});
 }
 
-/// How one (primitive, family) runs: chooses the thread count from the parameters.
-using Runner = std::function<void(const Search&, json&)>;
+/// What the current search runs: set before rl::simulate, read by the test's thread.
+struct CurrentCell {
+  Body body;
+  Params params;
+};
+inline CurrentCell& current_cell() {
+  static CurrentCell cell;
+  return cell;
+}
 
-struct Entry {
-  Kind kind;
-  std::vector<std::string> families;
-  std::map<std::string, Runner> runners;
+/// The one test: thread 0 runs the cell's family body, which starts the actors as dynamic
+/// threads. D is the iteration's budget of dynamic threads: actors, posts, thread-pool waits.
+template <std::size_t D>
+struct FamilyTest : rl::test_suite<FamilyTest<D>, 1> {
+  static const rl::thread_id_t dynamic_thread_count = D;
+  Relacy::IterationScope scope{1, D};
+  std::vector<std::shared_ptr<void>> retired;
+
+  FamilyTest() { scenarios::HarnessHooks<Relacy>::retired() = &retired; }
+  ~FamilyTest() { scenarios::HarnessHooks<Relacy>::retired() = nullptr; }
+
+  void thread(unsigned) {
+    scenarios::Observations obs;
+    current_cell().body(obs, current_cell().params);
+  }
 };
 
-/// Dynamic threads a test may start: the pooled variants post every resumption to a fresh
-/// modelled thread, async_unfair_mutex registers a thread-pool wait per lock.
+/// Dynamic threads of a test: up to four actors (three waiters and an event's setter), and for
+/// the pooled variants twelve more, as their posts and thread-pool waits start one each.
+constexpr std::size_t kActorThreads = 4;
 constexpr std::size_t kPoolThreads = 12;
 
-template <template <template <class> class, Mode, std::size_t, std::size_t> class Suite,
-          template <class> class Prim, Mode M, std::size_t D>
-Runner by_threads(int Params::*count, int extra) {
-  return [count, extra](const Search& s, json& out) {
-    switch (suites::params().*count + extra) {
-      case 2:
-        search<Suite<Prim, M, 2, D>>(s, out);
-        break;
-      case 3:
-        search<Suite<Prim, M, 3, D>>(s, out);
-        break;
-      default:
-        throw UsageError("thread count out of range");
-    }
-  };
-}
+/// Runs a search of `body` with kActorThreads dynamic threads, or with the pool's as well.
+void search_actors(const Search& s, json& out);
+void search_pooled(const Search& s, json& out);
 
-template <template <class> class Prim, Kind K, Mode M, std::size_t D>
-Entry make_entry() {
-  Entry e{K, {}, {}};
-  if constexpr (K == Kind::mutex) {
-    e.runners["safety"] = by_threads<suites::MutexSafety, Prim, M, D>(&Params::actors, 0);
-  } else if constexpr (K == Kind::shared_mutex) {
-    e.runners["safety"] = by_threads<suites::SharedMutexSafety, Prim, M, D>(&Params::actors, 0);
-  } else if constexpr (K == Kind::semaphore) {
-    e.runners["safety"] = by_threads<suites::SemaphoreSafety, Prim, M, D>(&Params::actors, 0);
-  } else if constexpr (K == Kind::event) {
-    e.runners["safety"] = by_threads<suites::EventSafety, Prim, M, D>(&Params::actors, 0);
-  } else {
-    e.runners["progress"] =
-        by_threads<suites::WorkQueueProgress, Prim, M, D>(&Params::producers, 1);
-  }
-  for (const auto& [family, runner] : e.runners) e.families.push_back(family);
-  return e;
-}
+/// One primitive as syncstress-relacy runs it.
+struct Entry {
+  Kind kind;
+  Mode mode;
+  std::uint32_t claims;
+  bool pooled;
+  /// The families it runs under on relacy, by name, with their bodies.
+  std::map<std::string, Body> bodies;
+};
+
+/// The families run on relacy: safety for every kind but work queues, progress for those.
+/// (The bodies of the others compile for Relacy too; their checks are sim's job today.)
+template <Kind K>
+constexpr Family kRelacyFamily = K == Kind::work_queue ? Family::progress : Family::safety;
 
 constexpr bool uses_pool(std::string_view name) {
   return name.find("pooled") != std::string_view::npos || name == "async_unfair_mutex";
@@ -322,10 +334,12 @@ constexpr bool uses_pool(std::string_view name) {
 
 /// Adds the primitive to `out` if it is of kind `Only`: each kind_*.cpp instantiates its own.
 template <Kind Only, template <class> class Prim, Kind K, Mode M>
-void add(std::map<std::string, Entry>& out, std::string_view name) {
+void add(std::map<std::string, Entry>& out, std::string_view name, std::uint32_t claims) {
   if constexpr (K == Only) {
-    out.emplace(std::string(name), uses_pool(name) ? make_entry<Prim, K, M, kPoolThreads>()
-                                                   : make_entry<Prim, K, M, 0>());
+    Entry e{K, M, claims, uses_pool(name), {}};
+    auto body = scenarios::bind_body<Relacy, Prim, K, M>(kRelacyFamily<K>, claims);
+    e.bodies.emplace(std::string(to_string(kRelacyFamily<K>)), std::move(*body));
+    out.emplace(std::string(name), std::move(e));
   }
 }
 
