@@ -17,10 +17,12 @@ namespace syncstress::scenarios {
 
 /// One broken property, as the check that saw it describes it.
 struct Finding {
-  Claim claim = kMutualExclusion;  ///< the claim the property belongs to
-  std::string property;            ///< its id in reports: the claim's name (to_string(Claim))
-  std::string message;             ///< one line for people
-  std::string file;                ///< the check's call site in the scenario
+  /// The claim the property belongs to; none for what breaks every primitive alike (an
+  /// exception escaping an actor).
+  std::optional<Claim> claim;
+  std::string property;  ///< its id in reports: the claim's name (to_string(Claim)), "exception"
+  std::string message;   ///< one line for people
+  std::string file;      ///< the check's call site in the scenario
   std::uint32_t line = 0;
 };
 

@@ -334,7 +334,7 @@ class Actors {
  public:
   using Task = task<P>;
 
-  Actors() = default;
+  explicit Actors(Observations& obs) : obs_(obs) {}
   Actors(const Actors&) = delete;
   Actors& operator=(const Actors&) = delete;
   // The counter and the frames outlive the group (see HarnessHooks::retire): the last actor
@@ -379,7 +379,12 @@ class Actors {
       try {
         std::rethrow_exception(error);
       } catch (const std::exception& e) {
-        P::check(false, (std::string("exception: ") + e.what()).c_str());
+        Finding f{std::nullopt, "exception", e.what(), __FILE__, __LINE__};
+        {
+          const std::lock_guard<std::mutex> lock(finding_mutex_);
+          if (!obs_.finding) obs_.finding = f;
+        }
+        HarnessHooks<P>::found(f, source_location::current());
       } catch (...) {
         throw;
       }
@@ -397,6 +402,8 @@ class Actors {
     }
   }
 
+  Observations& obs_;
+  std::mutex finding_mutex_;  // real threads may fail together; see Judge
   std::vector<std::function<Task()>> makers_;
   struct State {
     typename P::template atomic<std::int32_t> finished{0};

@@ -14,7 +14,9 @@
 #include "cli/names.hpp"
 #include "scenarios/cell.hpp"
 #include "scenarios/isolation.hpp"
+#include "scenarios/judge.hpp"
 #include "scenarios/relacy_cells.hpp"
+#include "scenarios/runtime_options.hpp"
 #include "schedules/recording_strategy.hpp"
 #include "schedules/relacy_strategies.hpp"
 #include "schedules/replay_strategy.hpp"
@@ -25,23 +27,6 @@
 namespace syncstress {
 namespace scenarios {
 namespace {
-
-std::vector<ParamSpec> all_specs(Family family) {
-  auto specs = family_param_specs(family);
-  for (const auto& s : runtime_param_specs()) specs.push_back(s);
-  return specs;
-}
-
-sim::Options runtime_options(const Params& p, bool trace) {
-  sim::Options o;
-  o.max_steps = static_cast<std::uint64_t>(p.integer("max_steps"));
-  o.spurious_wakeups = p.boolean("spurious_wakeups");
-  o.spurious_cas_failures = p.boolean("spurious_cas_failures");
-  o.delay_posted_work = p.boolean("delay_posted_work");
-  o.pool_workers = static_cast<unsigned>(p.integer("pool_workers"));
-  o.record_trace = trace;
-  return o;
-}
 
 const PrimitiveInfo* find_primitive(std::string_view name) {
   for (const auto& p : all_primitives()) {
@@ -54,44 +39,6 @@ std::vector<std::string> primitive_names() {
   std::vector<std::string> names;
   for (const auto& p : all_primitives()) names.emplace_back(p.name);
   return names;
-}
-
-/// What one execution amounted to, judged against the primitive's claims.
-struct Judgement {
-  bool broken = false;   // some property broke (claimed or not)
-  bool claimed = false;  // ... and the primitive claims it: the cell fails
-  std::string property;
-  std::string message;
-};
-
-Judgement judge(const sim::ExecutionResult& r, Family family, std::uint32_t claims) {
-  Judgement j;
-  const bool headline_claimed = (claims & headline_claim(family)) != 0;
-  // In the families that inject a fault on purpose, what the fault breaks is the headline
-  // property: a primitive that does not claim it is measured, not failed.
-  const bool fault_family = family == Family::cancellation || family == Family::spurious_wakeups;
-  switch (r.outcome) {
-    case sim::Outcome::completed:
-      return j;
-    case sim::Outcome::violation: {
-      // Checks raised through Judge carry "<claim>: <message>".
-      const auto colon = r.message.find(": ");
-      j.broken = true;
-      j.property = colon == std::string::npos ? r.property : r.message.substr(0, colon);
-      j.message = colon == std::string::npos ? r.message : r.message.substr(colon + 2);
-      j.claimed = !fault_family || headline_claimed;
-      return j;
-    }
-    case sim::Outcome::step_bound:
-      j = {true, (claims & kStarvationFreedom) != 0, "step_bound", r.message};
-      return j;
-    case sim::Outcome::deadlock:
-    case sim::Outcome::frame_misuse:
-    case sim::Outcome::exception:
-      j = {true, !fault_family || headline_claimed, r.property, r.message};
-      return j;
-  }
-  return j;
 }
 
 double percentile(std::vector<std::uint64_t>& v, double q) {
@@ -220,8 +167,8 @@ Cell make_cell(const Preset& preset, const PrimitiveInfo& prim,
   c.preset = preset;
   c.primitive = &prim;
   c.overrides = overrides;
-  c.params =
-      Params::resolve(all_specs(preset.family), preset.parameters, overrides, preset.file.string());
+  c.params = Params::resolve(sim_param_specs(preset.family), preset.parameters, overrides,
+                             preset.file.string());
   auto body = bind(preset.family, prim.name, prim.claims);
   if (!body) {
     throw UsageError("scenario '" + preset.name + "' (" + std::string(to_string(preset.family)) +
@@ -252,7 +199,7 @@ std::variant<std::vector<std::string>, std::string> confirm(const Cell& cell,
     } catch (const ScheduleDivergence& e) {
       return std::string("the replay diverged from the recorded schedule: ") + e.what();
     }
-    const auto j = judge(r, cell.preset.family, cell.primitive->claims);
+    const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
     if (j.property != expected.property || j.message != expected.message) {
       return "the replay ended differently (" + j.property + ": " + j.message +
              ") from the recorded execution (" + expected.property + ": " + expected.message + ")";
@@ -312,7 +259,7 @@ CellResult run_cell(const Cell& cell, const RunConfig& config) {
     const auto r = cell.execute(*runtime, recorder, obs);
     ++out.executions;
     out.steps += r.steps;
-    const auto j = judge(r, cell.preset.family, cell.primitive->claims);
+    const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
     metrics.add(obs, j);
     if (obs.unclaimed.count(std::string(to_string(headline_claim(cell.preset.family))))) {
       any_unclaimed_break = true;
@@ -576,7 +523,7 @@ ReplayOutcome replay_execution(const Cell& cell, const Schedule& schedule,
   ReplayOutcome out;
   out.steps = r.steps;
   out.trace = split_lines(r.format_trace());
-  const auto j = judge(r, preset.family, cell.primitive->claims);
+  const auto j = judge(r, obs, preset.family, cell.primitive->claims);
   if (j.broken) {
     Violation v;
     v.property = j.property;

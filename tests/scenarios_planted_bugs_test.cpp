@@ -39,8 +39,10 @@
 #include "scenarios/families/safety.hpp"
 #include "scenarios/families/work_queue.hpp"
 #include "scenarios/harness.hpp"
+#include "scenarios/judge.hpp"
 #include "scenarios/on_sim.hpp"
 #include "scenarios/params.hpp"
+#include "scenarios/runtime_options.hpp"
 #include "schedules/random_strategy.hpp"
 #include "sim/runtime.hpp"
 
@@ -816,49 +818,24 @@ constexpr std::uint64_t kControlExecutions = 2000;
 
 using Body = std::function<void(Observations&, const Params&)>;
 
-/// The family's parameters plus the runtime's, defaults overridden by `values`.
+/// The family's parameters plus the runtime's, defaults overridden by `values`, as the runner
+/// resolves a preset's.
 Params params_of(Family family, const nlohmann::json& values) {
-  auto specs = family_param_specs(family);
-  for (const auto& s : runtime_param_specs()) specs.push_back(s);
-  return Params::resolve(specs, values, {}, "scenarios_planted_bugs_test");
+  return Params::resolve(sim_param_specs(family), values, {}, "scenarios_planted_bugs_test");
 }
 
-/// The runtime options the parameters ask for, as the runner builds them (traces off).
-sim::Options options_of(const Params& p) {
-  sim::Options o;
-  o.max_steps = static_cast<std::uint64_t>(p.integer("max_steps"));
-  o.spurious_wakeups = p.boolean("spurious_wakeups");
-  o.spurious_cas_failures = p.boolean("spurious_cas_failures");
-  o.delay_posted_work = p.boolean("delay_posted_work");
-  o.pool_workers = static_cast<unsigned>(p.integer("pool_workers"));
-  o.record_trace = false;
-  return o;
-}
-
-/// What one execution reported: the claim a check named ("mutual_exclusion", ...), or the
-/// runtime's property ("deadlock", ...), and the message. Empty when nothing broke.
+/// What one execution reported, as the runner's judge reads it: the claim a check named
+/// ("mutual_exclusion", ...), or the runtime's property ("deadlock", "step_bound", ...), and the
+/// message. Empty when nothing broke.
 struct Reported {
   std::string property;
   std::string message;
 };
 
-/// Reads a finding the way the runner's judge() does: checks raised through Judge carry
-/// "<claim>: <message>"; a completed execution broke nothing claimed; an execution that ran
-/// past the step bound is "step_bound" (the runtime's own property is "step-bound").
-Reported finding_of(const sim::ExecutionResult& r) {
-  switch (r.outcome) {
-    case sim::Outcome::completed:
-      return {};
-    case sim::Outcome::step_bound:
-      return {"step_bound", r.message};
-    case sim::Outcome::violation: {
-      const auto colon = r.message.find(": ");
-      if (colon == std::string::npos) return {r.property, r.message};
-      return {r.message.substr(0, colon), r.message.substr(colon + 2)};
-    }
-    default:
-      return {r.property, r.message};
-  }
+Reported reported_by(const sim::ExecutionResult& r, const Observations& obs) {
+  // Every claim and no fault family: whatever broke is reported, as the runner counts it.
+  const Judgement j = judge(r, obs, Family::safety, ~std::uint32_t{0});
+  return {j.property, j.message};
 }
 
 bool anything_reported(const Reported& f, const Observations& obs) {
@@ -877,14 +854,14 @@ Search search(
     const Body& body, const Params& p, std::uint64_t budget,
     const std::function<bool(const Reported&, const Observations&)>& stop = anything_reported) {
   RandomStrategy strategy(kSeed);
-  sim::Runtime runtime(options_of(p));
+  sim::Runtime runtime(runtime_options(p, /*trace=*/false));
   Search s;
   while (s.executions < budget) {
     strategy.new_execution();
     s.obs = Observations{};
     auto r = runtime.run(strategy, [&] { body(s.obs, p); });
     ++s.executions;
-    s.finding = finding_of(r);
+    s.finding = reported_by(r, s.obs);
     runtime.recycle(std::move(r));
     if (stop(s.finding, s.obs)) {
       s.stopped = true;

@@ -143,7 +143,7 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   Prim& prim = *storage;
   run_to_end<P>(take_all<P, K>(prim, capacity), "the scenario's first acquisition");
 
-  Actors<P> group;
+  Actors<P> group(obs);
   for (std::size_t i = 0; i < waiters; ++i) {
     if (K == Kind::shared_mutex && i >= writers) {
       if constexpr (K == Kind::shared_mutex) {

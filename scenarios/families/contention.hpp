@@ -167,7 +167,7 @@ void run_fairness(Observations& obs, std::uint32_t claims, const Params& p) {
   obs.actors.resize(actors);
   const auto storage = make_primitive<K, Prim>(capacity);
   Prim& prim = *storage;
-  Actors<P> group;
+  Actors<P> group(obs);
   for (std::size_t i = 0; i < actors; ++i) {
     group.add([&, i] { return fairness_actor<P, K, M>(c, prim, i, capacity); });
   }
@@ -187,7 +187,7 @@ void run_starvation(Observations& obs, std::uint32_t claims, const Params& p) {
   c.victims_watched = true;
   const auto storage = make_primitive<K, Prim>(capacity);
   Prim& prim = *storage;
-  Actors<P> group;
+  Actors<P> group(obs);
   // The stream starts first so the victims arrive at a primitive that is already busy.
   for (std::size_t i = 0; i < stream; ++i) {
     group.add([&, i] { return stream_actor<P, K, M>(c, prim, victims + i, capacity); });

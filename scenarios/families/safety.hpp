@@ -120,7 +120,7 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   const auto storage = make_primitive<K, Prim>(capacity);
   Prim& prim = *storage;
   EventBook<P> book;
-  Actors<P> group;
+  Actors<P> group(obs);
   if constexpr (K == Kind::mutex) {
     for (std::int64_t i = 0; i < actors; ++i) {
       group.add([&] { return exclusive_actor<P, M>(c, prim, rounds); });

@@ -40,7 +40,7 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
     payload.push_back(std::make_unique<typename P::template cell<std::int64_t>>(0));
   }
   Prim queue;
-  Actors<P> group;
+  Actors<P> group(obs);
   for (std::int64_t i = 0; i < producers; ++i) {
     group.add([&, i]() -> task<P> {
       for (std::int64_t k = 0; k < items; ++k) {

@@ -1,0 +1,28 @@
+// The judge: what one sim execution amounted to, from its typed record (the Finding a family's
+// check left in the Observations, or what the runtime itself saw), against the primitive's
+// claims and the family's rules.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "scenarios/family.hpp"
+#include "scenarios/finding.hpp"
+#include "sim/runtime.hpp"
+
+namespace syncstress::scenarios {
+
+/// What one execution amounted to, judged against the primitive's claims.
+struct Judgement {
+  bool broken = false;   // some property broke (claimed or not)
+  bool claimed = false;  // ... and the primitive claims it: the cell fails
+  std::string property;
+  std::string message;
+};
+
+/// Judges one execution from its typed record: the Finding a family's check left in `obs`, or
+/// what the runtime itself saw (a deadlock, the step bound, a misused frame, an exception).
+Judgement judge(const sim::ExecutionResult& r, const Observations& obs, Family family,
+                std::uint32_t claims);
+
+}  // namespace syncstress::scenarios
