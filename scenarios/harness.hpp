@@ -360,9 +360,6 @@ class Actors {
 
   /// The task of actor i, e.g. to cancel it by destroying its frame.
   Task& task_of(std::size_t i) { return tasks_[i]; }
-  std::size_t size() const { return makers_.size(); }
-  /// How many actors have run to their end.
-  std::int32_t finished() const { return finished_.load(std::memory_order_acquire); }
   /// Counts a cancelled actor as finished, so run() stops waiting for it.
   void cancelled() {
     finished_.fetch_add(1, std::memory_order_acq_rel);

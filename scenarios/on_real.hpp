@@ -1,6 +1,6 @@
 // The harness on the `real` platform (OS threads): wait times in nanoseconds of the steady
 // clock, and a claimed property that breaks is recorded by Real::check, which does not stop
-// the threads (the stress runner reads Real::take_failures() after the trial).
+// the threads (whoever runs the body reads Real::take_failures() afterwards).
 #pragma once
 
 #include <chrono>

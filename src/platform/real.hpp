@@ -1,6 +1,7 @@
 // The `real` platform: every Platform operation is the operating system's own.
 //
-// Used by stress mode and by benchmarks. Atomics are std::atomic, the mutex is std::mutex,
+// Used by the unit tests, the benchmarks and the scenario families' real-thread test (stress
+// mode, issue 15, is not built yet). Atomics are std::atomic, the mutex is std::mutex,
 // wait-on-address and the parker are futex(2) on a 4-byte word, threads are std::thread, and
 // the executor is a fixed-size pool of OS threads. Nothing here schedules or records: the
 // interleavings are whatever the hardware and the kernel produce. The source_location every
@@ -388,8 +389,8 @@ struct Real {
   };
 
   /// A property check. On real a failed check does not stop anything: it is counted, the
-  /// first one (what, file, line) is kept in a process-wide record that the stress runner
-  /// reads with take_failures(), and the caller carries on.
+  /// first one (what, file, line) is kept in a process-wide record that the caller reads
+  /// with take_failures(), and the thread carries on.
   static void check(bool ok, std::string_view what,
                     source_location loc = source_location::current()) {
     if (!ok) [[unlikely]]
@@ -421,7 +422,7 @@ struct Real {
   }
   // Frame lifetime is not tracked on real: misuse detection is sim's job, where it is
   // deterministic and replayable; tracking here would put a global lock on every coroutine
-  // birth and death and smooth out the very races stress mode tries to provoke.
+  // birth and death and smooth out the very races real threads are run to provoke.
   /// No-op on real (see above).
   static void frame_created(std::coroutine_handle<>,
                             source_location = source_location::current()) noexcept {}
