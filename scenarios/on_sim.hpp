@@ -23,7 +23,7 @@ struct HarnessHooks<Sim> {
   }
   /// Released at once: sim keeps destroyed frames' storage until the execution ends, and a
   /// wake names an address without touching it.
-  static void retire(std::shared_ptr<void>) {}
+  static void retire(const std::shared_ptr<void>&) {}
 };
 
 }  // namespace syncstress::scenarios

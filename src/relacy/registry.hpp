@@ -337,8 +337,10 @@ template <Kind Only, template <class> class Prim, Kind K, Mode M>
 void add(std::map<std::string, Entry>& out, std::string_view name, std::uint32_t claims) {
   if constexpr (K == Only) {
     Entry e{K, M, claims, uses_pool(name), {}};
-    auto body = scenarios::bind_body<Relacy, Prim, K, M>(kRelacyFamily<K>, claims);
-    e.bodies.emplace(std::string(to_string(kRelacyFamily<K>)), std::move(*body));
+    // Safety applies to every kind but work queues, progress to every kind: always bound.
+    if (auto body = scenarios::bind_body<Relacy, Prim, K, M>(kRelacyFamily<K>, claims)) {
+      e.bodies.emplace(std::string(to_string(kRelacyFamily<K>)), std::move(*body));
+    }
     out.emplace(std::string(name), std::move(e));
   }
 }
