@@ -37,11 +37,12 @@ namespace {
 const std::map<std::string, Entry>& registry() {
   static const auto table = [] {
     std::map<std::string, Entry> out;
-    add_mutexes(out);
-    add_shared_mutexes(out);
-    add_semaphores(out);
-    add_events(out);
-    add_work_queues(out);
+    add_primitives<Kind::mutex>(out);
+    add_primitives<Kind::shared_mutex>(out);
+    add_primitives<Kind::semaphore>(out);
+    add_primitives<Kind::event>(out);
+    add_primitives<Kind::work_queue>(out);
+    add_planted(out);
     return out;
   }();
   return table;

@@ -5,7 +5,7 @@
 // A body runs as the test's one static thread; the actors it starts are Relacy dynamic threads
 // (Relacy::thread), as are the pool's workers. So Relacy's machinery is instantiated for two
 // tests only, one per dynamic-thread budget (relacy/search.cpp), and the bodies of each kind
-// compile in a translation unit of their own (kind_*.cpp), side by side.
+// compile in a translation unit of their own (bodies.cpp, once per kind), side by side.
 #pragma once
 
 // Every standard and third-party header comes before platform/relacy.hpp (see there).
@@ -332,7 +332,7 @@ constexpr bool uses_pool(std::string_view name) {
   return name.find("pooled") != std::string_view::npos || name == "async_unfair_mutex";
 }
 
-/// Adds the primitive to `out` if it is of kind `Only`: each kind_*.cpp instantiates its own.
+/// Adds the primitive to `out` if it is of kind `Only`: each kind binds its own.
 template <Kind Only, template <class> class Prim, Kind K, Mode M>
 void add(std::map<std::string, Entry>& out, std::string_view name, std::uint32_t claims) {
   if constexpr (K == Only) {
@@ -345,10 +345,10 @@ void add(std::map<std::string, Entry>& out, std::string_view name, std::uint32_t
   }
 }
 
-void add_mutexes(std::map<std::string, Entry>& out);
-void add_shared_mutexes(std::map<std::string, Entry>& out);
-void add_semaphores(std::map<std::string, Entry>& out);
-void add_events(std::map<std::string, Entry>& out);
-void add_work_queues(std::map<std::string, Entry>& out);
+/// Adds every catalogued primitive of kind K (relacy/bodies.cpp, compiled once per kind).
+template <Kind K>
+void add_primitives(std::map<std::string, Entry>& out);
+/// Adds the planted-bug primitives of the tests (relacy/planted.cpp).
+void add_planted(std::map<std::string, Entry>& out);
 
 }  // namespace syncstress::relacy_main
