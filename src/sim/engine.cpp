@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "platform/sim.hpp"
+#include "sim/recorded_locations.hpp"
 
 namespace syncstress::sim {
 
@@ -737,10 +738,9 @@ void Engine::enqueue(std::coroutine_handle<> h, const source_location& loc) {
 }
 
 void Engine::worker_loop() {
-  static constexpr source_location kHere = source_location::current();
   for (;;) {
     if (queue_.empty()) {
-      if (!block(Kind::pool, &queue_, Wait::pool, "pool_wait", {}, kHere)) return;
+      if (!block(Kind::pool, &queue_, Wait::pool, "pool_wait", {}, kPoolWaitLocation)) return;
       continue;
     }
     const std::size_t i =
@@ -1049,7 +1049,9 @@ ThreadId Sim::thread::start(std::function<void()> fn, const source_location& loc
 Sim::thread::~thread() {
   if (joinable_) {
     Engine* e = t_engine;
-    if (e != nullptr && e->epoch() == epoch_) e->join(id_, source_location::current(), true);
+    if (e != nullptr && e->epoch() == epoch_) {
+      e->join(id_, sim::detail::kJoinInDestructorLocation, true);
+    }
   }
 }
 
