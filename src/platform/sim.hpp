@@ -53,9 +53,6 @@ bool same_bits(const T& a, const T& b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
-/// Gives an object constructed inside an execution its "<kind>#<n>" creation-order name.
-void register_object(Kind kind, const void* obj);
-
 }  // namespace sim::detail
 
 struct Sim {

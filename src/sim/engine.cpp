@@ -8,7 +8,6 @@
 #include <stdexcept>
 #include <utility>
 
-#include "platform/sim.hpp"
 #include "sim/recorded_locations.hpp"
 
 namespace syncstress::sim {
@@ -775,8 +774,10 @@ void Engine::post(std::coroutine_handle<> h, const source_location& loc) {
   decide(false);
 }
 
-void Engine::resume_on_signal(bool& signaled, const void* event, std::coroutine_handle<> h,
+void Engine::resume_on_signal(auto_reset_event& ev, std::coroutine_handle<> h,
                               const source_location& loc) {
+  bool& signaled = ev.signaled_;
+  const void* event = &ev;
   if (aborting_) return;
   if (FrameRecord* f = frame(h.address())) {
     if (f->destroyed || f->queued || f->pool_wait) {
@@ -999,73 +1000,3 @@ void set_name(const void* object, std::string name) {
 }
 
 }  // namespace syncstress::sim
-
-// --- The Sim platform's out-of-line members -------------------------------------------------
-
-namespace syncstress {
-
-using sim::detail::Engine;
-using sim::detail::t_engine;
-
-Sim::parker& Sim::current_parker() {
-  if (Engine* e = t_engine) return e->current_parker();
-  static thread_local sim::parker outside;
-  return outside;
-}
-
-void Sim::yield(source_location loc) {
-  if (Engine* e = t_engine)
-    e->step(sim::detail::Kind::none, nullptr, "yield", {}, loc, sim::detail::Point::yield);
-}
-
-void Sim::post(std::coroutine_handle<> h, source_location loc) {
-  if (Engine* e = t_engine) return e->post(h, loc);
-  h.resume();  // outside an execution there is no pool: run it here
-}
-
-void Sim::resume_on_signal(auto_reset_event& ev, std::coroutine_handle<> h, source_location loc) {
-  if (Engine* e = t_engine) return e->resume_on_signal(ev.signaled_, &ev, h, loc);
-  if (!std::exchange(ev.signaled_, false)) {
-    throw std::logic_error("Sim::resume_on_signal outside an execution needs a signaled event");
-  }
-  h.resume();
-}
-
-void Sim::resume(std::coroutine_handle<> h, source_location loc) {
-  if (Engine* e = t_engine) {
-    if (!e->before_resume(h, loc)) return;
-  }
-  h.resume();
-}
-
-ThreadId Sim::thread::start(std::function<void()> fn, const source_location& loc) {
-  Engine* e = t_engine;
-  if (e == nullptr) throw std::logic_error("Sim::thread outside an execution");
-  epoch_ = e->epoch();
-  return e->spawn(std::move(fn), loc);
-}
-
-// NOLINTNEXTLINE(bugprone-exception-escape): join(..., from_destructor) never unwinds.
-Sim::thread::~thread() {
-  if (joinable_) {
-    Engine* e = t_engine;
-    if (e != nullptr && e->epoch() == epoch_) {
-      e->join(id_, sim::detail::kJoinInDestructorLocation, true);
-    }
-  }
-}
-
-void Sim::thread::join(source_location loc) {
-  joinable_ = false;
-  Engine* e = t_engine;
-  if (e != nullptr && e->epoch() == epoch_) e->join(id_, loc);
-}
-
-void Sim::check_failed(std::string_view what, const source_location& loc) {
-  Engine* e = t_engine;
-  if (e == nullptr) throw std::logic_error("Sim::check failed: " + std::string(what));
-  e->violation(sim::Outcome::violation, "check", std::string(what), &loc);
-  e->abort_point_public();
-}
-
-}  // namespace syncstress

@@ -38,10 +38,6 @@
 #include "sim/fiber.hpp"
 #include "sim/runtime.hpp"
 
-namespace syncstress {
-struct Sim;
-}
-
 namespace syncstress::sim {
 
 namespace detail {
@@ -106,7 +102,6 @@ class auto_reset_event {
 
  private:
   friend class detail::Engine;
-  friend struct ::syncstress::Sim;
   bool signaled_;
 };
 
@@ -123,7 +118,6 @@ class manual_reset_event {
 
  private:
   friend class detail::Engine;
-  friend struct ::syncstress::Sim;
   bool signaled_;
 };
 
@@ -270,7 +264,7 @@ class Engine {
 
   // --- Executor and frames -------------------------------------------------------------------
   void post(std::coroutine_handle<> h, const source_location& loc);
-  void resume_on_signal(bool& signaled, const void* event, std::coroutine_handle<> h,
+  void resume_on_signal(auto_reset_event& ev, std::coroutine_handle<> h,
                         const source_location& loc);
   /// The scheduling point and frame checks before Sim::resume calls h.resume(); false means
   /// do not resume (misuse reported, or teardown).
@@ -353,6 +347,9 @@ class Engine {
 
 /// The engine running an execution on this OS thread; null outside run().
 inline thread_local Engine* t_engine = nullptr;
+
+/// Gives an object constructed inside an execution its "<kind>#<n>" creation-order name.
+void register_object(Kind kind, const void* obj);
 
 }  // namespace detail
 }  // namespace syncstress::sim
