@@ -25,6 +25,7 @@
 #include "platform/platform.hpp"
 #include "sim/engine.hpp"
 #include "sim/runtime.hpp"
+#include "sim/sync_objects.hpp"
 
 namespace syncstress {
 
