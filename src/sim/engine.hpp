@@ -1,6 +1,8 @@
 // The sim runtime's engine: simulated threads, the scheduler, blocking and waking, the pool,
-// frame tracking and teardown. Internal to src/sim and src/platform/sim.hpp; users go through
-// runtime.hpp and the Sim platform.
+// frame tracking and teardown. Internal to src/sim and the Sim platform (src/platform/sim.hpp
+// and sim.cpp); users go through runtime.hpp and the Sim platform. Its members are defined one
+// job per file: execution.cpp, scheduling.cpp, sync_objects.cpp, executor.cpp, frames.cpp,
+// names.cpp, teardown.cpp.
 //
 // Scheduling: an operation is performed atomically, recorded, then the Strategy picks the next
 // thread among the runnable ones (asked only when there are two or more); the engine switches
@@ -270,6 +272,9 @@ inline thread_local Engine* t_engine = nullptr;
 
 /// Gives an object constructed inside an execution its "<kind>#<n>" creation-order name.
 void register_object(Kind kind, const void* obj);
+
+/// A source file as traces print it: relative to the source tree when inside it (trace.cpp).
+std::string_view short_file(const char* file);
 
 }  // namespace detail
 }  // namespace syncstress::sim
