@@ -207,7 +207,6 @@ class Engine {
   void register_new(Kind kind, const void* obj);
 
  private:
-  friend struct Access;
   static void fiber_entry(ctx::transfer_t transfer);
   [[noreturn]] void thread_main(Thread& self);
   void worker_loop();
@@ -240,7 +239,6 @@ class Engine {
   Strategy* strategy_ = nullptr;
   std::uint64_t epoch_ = 0;
   std::uint64_t steps_ = 0;
-  bool running_ = false;
   bool aborting_ = false;
   bool tearing_down_ = false;
   Context host_;

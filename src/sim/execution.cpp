@@ -63,7 +63,6 @@ ExecutionResult Engine::run(Strategy& strategy, std::function<void()> main) {
   pool_waits_.clear();
   frames_.clear();
   frame_index_.clear();
-  running_ = true;
   t_engine = this;
 
   new_thread(std::move(main), false);
@@ -85,7 +84,6 @@ ExecutionResult Engine::run(Strategy& strategy, std::function<void()> main) {
   quarantine_.clear();
   queue_.clear();
   pool_waits_.clear();
-  running_ = false;
   t_engine = nullptr;
   strategy_ = nullptr;
   result_.steps = steps_;
