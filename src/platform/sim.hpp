@@ -25,6 +25,7 @@
 #include "platform/platform.hpp"
 #include "sim/engine.hpp"
 #include "sim/runtime.hpp"
+#include "sim/sync_objects.hpp"
 
 namespace syncstress {
 
@@ -52,9 +53,6 @@ bool same_bits(const T& a, const T& b) {
   // NOLINTNEXTLINE(bugprone-sizeof-expression): T may be a pointer; its bits are compared.
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
-
-/// Gives an object constructed inside an execution its "<kind>#<n>" creation-order name.
-void register_object(Kind kind, const void* obj);
 
 }  // namespace sim::detail
 

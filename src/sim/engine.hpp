@@ -1,6 +1,8 @@
 // The sim runtime's engine: simulated threads, the scheduler, blocking and waking, the pool,
-// frame tracking and teardown. Internal to src/sim and src/platform/sim.hpp; users go through
-// runtime.hpp and the Sim platform.
+// frame tracking and teardown. Internal to src/sim and the Sim platform (src/platform/sim.hpp
+// and sim.cpp); users go through runtime.hpp and the Sim platform. Its members are defined one
+// job per file: execution.cpp, scheduling.cpp, sync_objects.cpp, executor.cpp, frames.cpp,
+// names.cpp, teardown.cpp.
 //
 // Scheduling: an operation is performed atomically, recorded, then the Strategy picks the next
 // thread among the runnable ones (asked only when there are two or more); the engine switches
@@ -37,95 +39,9 @@
 #include "schedules/strategy.hpp"
 #include "sim/fiber.hpp"
 #include "sim/runtime.hpp"
-
-namespace syncstress {
-struct Sim;
-}
+#include "sim/sync_objects.hpp"
 
 namespace syncstress::sim {
-
-namespace detail {
-class Engine;
-struct Thread;
-}  // namespace detail
-
-using source_location = std::source_location;
-
-/// Sim's mutex: lock blocks the fiber while another holds it; unlock makes every waiter
-/// runnable to retry, so the strategy decides who wins. Not recursive (relocking deadlocks).
-class mutex {
- public:
-  mutex();
-  mutex(const mutex&) = delete;
-  mutex& operator=(const mutex&) = delete;
-  /// Blocks until the mutex is free, then takes it.
-  void lock(source_location loc = source_location::current());
-  /// Releases the mutex; unlocking a mutex that is not held is a violation ("check").
-  void unlock(source_location loc = source_location::current());
-  /// Takes the mutex if free; never blocks.
-  bool try_lock(source_location loc = source_location::current());
-
- private:
-  friend class detail::Engine;
-  bool held_ = false;
-  ThreadId owner_ = 0;
-};
-
-/// A binary permit per simulated thread (ConcRT Context::Block/Unblock).
-class parker {
- public:
-  parker() = default;
-  parker(const parker&) = delete;
-  parker& operator=(const parker&) = delete;
-  /// Consumes the permit, or blocks until unpark() gives one. May return spuriously when
-  /// Options::spurious_wakeups is on (a recorded choice).
-  void park(source_location loc = source_location::current());
-  /// Gives the permit (not lost if the owner is not parked yet) and wakes the owner.
-  void unpark(source_location loc = source_location::current());
-
- private:
-  friend class detail::Engine;
-  friend struct detail::Thread;
-  bool permit_ = false;
-  ThreadId owner_ = 0;
-};
-
-/// Win32 auto-reset event: set releases one waiter (chosen by the strategy among blocked
-/// threads and resume_on_signal registrations) or stays signaled until a wait consumes it.
-class auto_reset_event {
- public:
-  explicit auto_reset_event(bool initially_set = false);
-  auto_reset_event(const auto_reset_event&) = delete;
-  auto_reset_event& operator=(const auto_reset_event&) = delete;
-  void set(source_location loc = source_location::current());
-  void reset(source_location loc = source_location::current());
-  /// Blocks until signaled; consumes the signal.
-  void wait(source_location loc = source_location::current());
-  /// Consumes the signal if set; never blocks.
-  bool try_wait(source_location loc = source_location::current());
-
- private:
-  friend class detail::Engine;
-  friend struct ::syncstress::Sim;
-  bool signaled_;
-};
-
-/// Win32 manual-reset event: set releases every current waiter and stays set until reset.
-class manual_reset_event {
- public:
-  explicit manual_reset_event(bool initially_set = false);
-  manual_reset_event(const manual_reset_event&) = delete;
-  manual_reset_event& operator=(const manual_reset_event&) = delete;
-  void set(source_location loc = source_location::current());
-  void reset(source_location loc = source_location::current());
-  void wait(source_location loc = source_location::current());
-  bool try_wait(source_location loc = source_location::current());
-
- private:
-  friend class detail::Engine;
-  friend struct ::syncstress::Sim;
-  bool signaled_;
-};
 
 namespace detail {
 
@@ -270,7 +186,7 @@ class Engine {
 
   // --- Executor and frames -------------------------------------------------------------------
   void post(std::coroutine_handle<> h, const source_location& loc);
-  void resume_on_signal(bool& signaled, const void* event, std::coroutine_handle<> h,
+  void resume_on_signal(auto_reset_event& ev, std::coroutine_handle<> h,
                         const source_location& loc);
   /// The scheduling point and frame checks before Sim::resume calls h.resume(); false means
   /// do not resume (misuse reported, or teardown).
@@ -291,7 +207,6 @@ class Engine {
   void register_new(Kind kind, const void* obj);
 
  private:
-  friend struct Access;
   static void fiber_entry(ctx::transfer_t transfer);
   [[noreturn]] void thread_main(Thread& self);
   void worker_loop();
@@ -324,7 +239,6 @@ class Engine {
   Strategy* strategy_ = nullptr;
   std::uint64_t epoch_ = 0;
   std::uint64_t steps_ = 0;
-  bool running_ = false;
   bool aborting_ = false;
   bool tearing_down_ = false;
   Context host_;
@@ -353,6 +267,12 @@ class Engine {
 
 /// The engine running an execution on this OS thread; null outside run().
 inline thread_local Engine* t_engine = nullptr;
+
+/// Gives an object constructed inside an execution its "<kind>#<n>" creation-order name.
+void register_object(Kind kind, const void* obj);
+
+/// A source file as traces print it: relative to the source tree when inside it (trace.cpp).
+std::string_view short_file(const char* file);
 
 }  // namespace detail
 }  // namespace syncstress::sim

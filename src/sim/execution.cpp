@@ -1,0 +1,227 @@
+// One execution: run() from its first thread to the end of teardown, and the simulated
+// threads' lives (spawn, start, exit, join) inside it.
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "sim/engine.hpp"
+
+namespace syncstress::sim::detail {
+
+namespace {
+
+std::size_t default_stack_size() {
+#ifdef SYNCSTRESS_ASAN
+  return std::size_t{1} << 20;
+#else
+  return std::size_t{256} << 10;
+#endif
+}
+
+// Every engine gets fresh epochs, so a Sim::thread from an old execution is recognised.
+std::uint64_t next_epoch() {
+  static thread_local std::uint64_t epoch = 0;
+  return ++epoch;
+}
+
+}  // namespace
+
+Engine::Engine(Options options)
+    : options_(options),
+      tracing_(options.record_trace),
+      stacks_(options.stack_size ? options.stack_size : default_stack_size()) {}
+
+Engine::~Engine() = default;
+
+ExecutionResult Engine::run(Strategy& strategy, std::function<void()> main) {
+  if (t_engine != nullptr) throw std::logic_error("sim::Runtime::run is not reentrant");
+  strategy_ = &strategy;
+  epoch_ = next_epoch();
+  steps_ = 0;
+  aborting_ = false;
+  tearing_down_ = false;
+  result_ = ExecutionResult{};
+  if (tracing_) {
+    result_.trace = std::move(spare_trace_);
+    result_.trace.clear();
+    result_.trace.reserve(last_trace_size_ + last_trace_size_ / 4 + 16);
+  }
+  thread_count_ = 0;
+  live_user_threads_ = 0;
+  runnable_.clear();
+  serials_.clear();
+  kind_counts_.fill(0);
+  names_.clear();
+  workers_started_ = false;
+  queue_.clear();
+  pool_waits_.clear();
+  frames_.clear();
+  frame_index_.clear();
+  t_engine = this;
+
+  new_thread(std::move(main), false);
+  Thread& first = *threads_[0];
+  current_ = &first;
+  switch_context(host_, first.ctx);
+  // Back on the host: the execution ended (end_execution switched here).
+  current_ = nullptr;
+  if (result_.outcome == Outcome::completed) check_frames_at_end();
+  teardown();
+
+  for (std::uint32_t i = 0; i < thread_count_; ++i) {
+    Thread& t = *threads_[i];
+    stacks_.release(t.stack);
+    t.stack = Stack{};
+    t.fn = nullptr;
+  }
+  for (void* p : quarantine_) ::operator delete(p);
+  quarantine_.clear();
+  queue_.clear();
+  pool_waits_.clear();
+  t_engine = nullptr;
+  strategy_ = nullptr;
+  result_.steps = steps_;
+  last_trace_size_ = result_.trace.size();
+  return std::move(result_);
+}
+
+ThreadId Engine::new_thread(std::function<void()> fn, bool worker) {
+  const ThreadId id = thread_count_++;
+  if (threads_.size() <= id) threads_.push_back(std::make_unique<Thread>());
+  Thread& t = *threads_[id];
+  t.id = id;
+  t.worker = worker;
+  t.started = false;
+  t.fn = std::move(fn);
+  t.parker.permit_ = false;
+  t.parker.owner_ = id;
+  t.wait = Wait::none;
+  t.wait_obj = nullptr;
+  t.handed = false;
+  t.abort_ops = 0;
+  t.stack = stacks_.acquire();
+  make_fiber(t.ctx, t.stack, &Engine::fiber_entry);
+  if (!worker) ++live_user_threads_;
+  if (aborting_) {
+    // Spawned during teardown: it never runs.
+    t.state = State::finished;
+    if (!worker) --live_user_threads_;
+  } else {
+    t.state = State::runnable;
+    make_runnable(t);
+  }
+  return id;
+}
+
+void Engine::fiber_entry(ctx::transfer_t transfer) {
+  Engine* e = t_engine;
+  Thread& self = *e->current_;
+  fiber_started(transfer, self.ctx);
+  e->thread_main(self);
+}
+
+void Engine::thread_main(Thread& self) {
+  self.started = true;
+  std::exception_ptr error;
+  if (!aborting_) {
+    try {
+      if (self.worker) {
+        worker_loop();
+      } else {
+        // Called in place, not moved to this stack: if the fiber is abandoned, the host still
+        // destroys the function (and what it captured) at the end of run().
+        self.fn();
+        self.fn = nullptr;
+      }
+    } catch (const Unwind&) {
+      // Teardown unwound this fiber.
+    } catch (...) {
+      if (!aborting_) error = std::current_exception();
+    }
+  }
+  if (error) {
+    std::string what = "unknown exception";
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& ex) {
+      what = ex.what();
+    } catch (...) {
+    }
+    error = nullptr;
+    end_execution(Outcome::exception, "exception",
+                  "thread " + std::to_string(self.id) + " ended with an exception: " + what,
+                  nullptr);
+  }
+  exit_thread(self);
+}
+
+void Engine::exit_thread(Thread& self) {
+  self.ctx.exiting = true;
+  if (self.state != State::finished) {
+    if (self.state == State::runnable) make_blocked(self);
+    self.state = State::finished;
+    if (!self.worker) --live_user_threads_;
+  }
+  if (!aborting_) {
+    collect_waiters(&self, Wait::join);
+    for (Thread* t : scratch_) wake(*t, false);
+    ++steps_;
+    if (tracing_) record(Kind::thread, &self, "exit", {}, source_location{});
+    decide(false);  // self is not runnable: never comes back
+  }
+  current_ = nullptr;
+  switch_context(self.ctx, host_);
+  __builtin_unreachable();
+}
+
+void Engine::end_execution(Outcome outcome, std::string_view property, std::string message,
+                           const source_location* loc) {
+  if (aborting_) return;
+  aborting_ = true;
+  result_.outcome = outcome;
+  result_.property = std::string(property);
+  result_.message = std::move(message);
+  if (loc != nullptr) {
+    result_.file = loc->file_name();
+    result_.line = loc->line();
+  }
+  Thread* self = current_;
+  current_ = nullptr;
+  switch_context(self->ctx, host_);
+  // Resumed by teardown.
+}
+
+void Engine::violation(Outcome outcome, std::string_view property, std::string message,
+                       const source_location* loc) {
+  if (current_ == nullptr) return;  // on the host during teardown
+  end_execution(outcome, property, std::move(message), loc);
+}
+
+ThreadId Engine::spawn(std::function<void()> fn, const source_location& loc) {
+  const ThreadId id = new_thread(std::move(fn), false);
+  step(Kind::thread, threads_[id].get(), "spawn", {}, loc);
+  return id;
+}
+
+void Engine::join(ThreadId id, const source_location& loc, bool from_destructor) {
+  if (aborting_) {
+    if (!from_destructor) abort_point();
+    return;
+  }
+  Thread* t = threads_[id].get();
+  for (;;) {
+    if (t->state == State::finished) {
+      step(Kind::thread, t, "join", {}, loc);
+      return;
+    }
+    if (!block(Kind::thread, t, Wait::join, "join", {}, loc, -1, !from_destructor)) return;
+  }
+}
+
+}  // namespace syncstress::sim::detail

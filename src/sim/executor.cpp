@@ -1,0 +1,90 @@
+// The executor: simulated pool workers run the coroutines posted to the pool, and those
+// registered with resume_on_signal once their event is set.
+#include <algorithm>
+#include <coroutine>
+#include <cstddef>
+
+#include "sim/engine.hpp"
+#include "sim/recorded_locations.hpp"
+
+namespace syncstress::sim::detail {
+
+void Engine::enqueue(std::coroutine_handle<> h, const source_location& loc) {
+  if (FrameRecord* f = frame(h.address())) f->queued = true;
+  queue_.push_back(PoolItem{h, loc});
+  if (!workers_started_) {
+    workers_started_ = true;
+    for (unsigned i = 0; i < std::max(1u, options_.pool_workers); ++i) new_thread(nullptr, true);
+  }
+  collect_waiters(&queue_, Wait::pool);
+  for (Thread* t : scratch_) wake(*t, false);
+}
+
+void Engine::worker_loop() {
+  for (;;) {
+    if (queue_.empty()) {
+      if (!block(Kind::pool, &queue_, Wait::pool, "pool_wait", {}, kPoolWaitLocation)) return;
+      continue;
+    }
+    const std::size_t i =
+        options_.delay_posted_work && queue_.size() > 1 ? choose(queue_.size()) : 0;
+    PoolItem item = queue_[i];
+    queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(i));
+    if (FrameRecord* f = frame(item.handle.address())) f->queued = false;
+    if (before_resume(item.handle, item.loc)) item.handle.resume();
+    if (aborting_) abort_point();
+  }
+}
+
+void Engine::post(std::coroutine_handle<> h, const source_location& loc) {
+  if (aborting_) return;  // teardown: coroutines no longer run
+  if (FrameRecord* f = frame(h.address())) {
+    if (f->destroyed) {
+      violation(Outcome::frame_misuse, "resume-after-destroy",
+                "post of " + frame_name(*f) + ", which was destroyed", &loc);
+      return;
+    }
+    if (f->queued || f->pool_wait) {
+      violation(Outcome::frame_misuse, "double-resume",
+                "post of " + frame_name(*f) + ", which is already queued for resumption", &loc);
+      return;
+    }
+    f->last_loc = loc;
+    f->has_loc = true;
+  }
+  enqueue(h, loc);
+  ++steps_;
+  if (tracing_) record(Kind::pool, &queue_, "post", {}, loc);
+  decide(false);
+}
+
+void Engine::resume_on_signal(auto_reset_event& ev, std::coroutine_handle<> h,
+                              const source_location& loc) {
+  bool& signaled = ev.signaled_;
+  const void* event = &ev;
+  if (aborting_) return;
+  if (FrameRecord* f = frame(h.address())) {
+    if (f->destroyed || f->queued || f->pool_wait) {
+      const bool destroyed = f->destroyed;
+      violation(Outcome::frame_misuse, destroyed ? "resume-after-destroy" : "double-resume",
+                "resume_on_signal of " + frame_name(*f) +
+                    (destroyed ? ", which was destroyed" : ", which is already queued"),
+                &loc);
+      return;
+    }
+    f->last_loc = loc;
+    f->has_loc = true;
+  }
+  if (signaled) {
+    signaled = false;
+    enqueue(h, loc);
+  } else {
+    pool_waits_.push_back(PoolWait{event, h, loc});
+    if (FrameRecord* f = frame(h.address())) f->pool_wait = true;
+  }
+  ++steps_;
+  if (tracing_) record(Kind::auto_reset_event, event, "resume_on_signal", {}, loc);
+  decide(false);
+}
+
+}  // namespace syncstress::sim::detail

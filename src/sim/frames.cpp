@@ -1,0 +1,109 @@
+// task<Sim> coroutine frames seen through the frame hooks: resuming a destroyed, queued or
+// finished frame, destroying a queued one and frames left suspended at the end are violations.
+#include <coroutine>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+#include "sim/engine.hpp"
+
+namespace syncstress::sim::detail {
+
+FrameRecord* Engine::frame(void* address) {
+  if (frame_index_.empty()) return nullptr;
+  auto it = frame_index_.find(address);
+  return it == frame_index_.end() ? nullptr : &frames_[it->second];
+}
+
+std::string Engine::frame_name(const FrameRecord& f) const {
+  return "frame#" + std::to_string(f.serial);
+}
+
+void Engine::frame_created(void* address) {
+  FrameRecord rec;
+  rec.address = address;
+  rec.serial = static_cast<std::uint32_t>(frames_.size() + 1);
+  rec.creator = current_id();
+  rec.created_step = steps_;
+  frame_index_[address] = static_cast<std::uint32_t>(frames_.size());
+  frames_.push_back(rec);
+}
+
+void Engine::frame_destroyed(void* address) {
+  FrameRecord* f = frame(address);
+  if (f == nullptr) return;
+  f->destroyed = true;
+  if ((f->queued || f->pool_wait) && !aborting_) {
+    const bool queued = f->queued;
+    violation(Outcome::frame_misuse, "destroy-while-queued",
+              frame_name(*f) + " destroyed while " +
+                  (queued ? "posted to the pool" : "registered with resume_on_signal") +
+                  " (queued at " + std::string(short_file(f->last_loc.file_name())) + ":" +
+                  std::to_string(f->last_loc.line()) + ")",
+              &f->last_loc);
+  }
+}
+
+bool Engine::before_resume(std::coroutine_handle<> h, const source_location& loc) {
+  if (aborting_) return false;
+  FrameRecord* f = frame(h.address());
+  ++steps_;
+  if (tracing_) {
+    TraceEntry& e = result_.trace.emplace_back();
+    e.step = steps_;
+    e.thread = current_id();
+    e.op = "resume";
+    e.object = f ? frame_name(*f) : "coroutine";
+    e.file = loc.file_name();
+    e.line = loc.line();
+  }
+  decide(false);
+  if (aborting_) return false;
+  f = frame(h.address());  // the state may have changed while others ran
+  if (f == nullptr) return true;
+  if (f->destroyed) {
+    violation(Outcome::frame_misuse, "resume-after-destroy",
+              "resume of " + frame_name(*f) + ", which was destroyed", &loc);
+    return false;
+  }
+  if (f->queued || f->pool_wait) {
+    violation(Outcome::frame_misuse, "double-resume",
+              "resume of " + frame_name(*f) + ", which is queued for resumption", &loc);
+    return false;
+  }
+  if (h.done()) {
+    violation(Outcome::frame_misuse, "double-resume",
+              "resume of " + frame_name(*f) + ", which already finished", &loc);
+    return false;
+  }
+  f->last_loc = loc;
+  f->has_loc = true;
+  return true;
+}
+
+void Engine::check_frames_at_end() {
+  std::string message;
+  const FrameRecord* first = nullptr;
+  for (const FrameRecord& f : frames_) {
+    if (f.destroyed) continue;
+    if (std::coroutine_handle<>::from_address(f.address).done()) continue;
+    if (first == nullptr) first = &f;
+    if (!message.empty()) message += "\n";
+    message += frame_name(f) + " (created by thread " + std::to_string(f.creator) + " at step " +
+               std::to_string(f.created_step) + ") is still suspended";
+    if (f.has_loc) {
+      message += "; last resumed or queued at " + std::string(short_file(f.last_loc.file_name())) +
+                 ":" + std::to_string(f.last_loc.line());
+    }
+  }
+  if (first == nullptr) return;
+  result_.outcome = Outcome::frame_misuse;
+  result_.property = "frame-leaked";
+  result_.message = std::move(message);
+  if (first->has_loc) {
+    result_.file = first->last_loc.file_name();
+    result_.line = first->last_loc.line();
+  }
+}
+
+}  // namespace syncstress::sim::detail

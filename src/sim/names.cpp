@@ -1,0 +1,91 @@
+// Names of objects in traces and reports: the one set_name gave, or "<kind>#<n>" in creation
+// order per execution.
+#include <charconv>
+#include <cstddef>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "sim/engine.hpp"
+
+namespace syncstress::sim {
+
+namespace detail {
+
+namespace {
+
+constexpr std::string_view kKindNames[] = {
+    "atomic", "mutex", "auto_event", "manual_event", "parker", "thread", "pool", "frame", "-"};
+
+// Names given outside any execution; they last for the OS thread.
+std::map<const void*, std::string>& static_names() {
+  static thread_local std::map<const void*, std::string> names;
+  return names;
+}
+
+}  // namespace
+
+void register_object(Kind kind, const void* obj) {
+  Engine* e = t_engine;
+  if (e == nullptr || e->aborting()) return;
+  e->register_new(kind, obj);
+}
+
+void Engine::register_new(Kind kind, const void* obj) {
+  serials_[obj] = ++kind_counts_[static_cast<std::size_t>(kind)];
+  names_.erase(obj);  // a new object at a dead one's address does not inherit its name
+}
+
+std::string Engine::name_of(Kind kind, const void* obj) {
+  if (obj == nullptr) return "-";
+  if (!names_.empty()) {
+    if (auto it = names_.find(obj); it != names_.end()) return it->second;
+  }
+  if (auto& statics = static_names(); !statics.empty()) {
+    if (auto it = statics.find(obj); it != statics.end()) return it->second;
+  }
+  // The ids are appended, not `"t" + std::to_string(id)`: g++ 12 at -O3 flags that with a
+  // false -Wrestrict (GCC bug 105329) in this translation unit.
+  switch (kind) {
+    case Kind::thread: {
+      std::string s = "t";
+      s += std::to_string(static_cast<const Thread*>(obj)->id);
+      return s;
+    }
+    case Kind::parker: {
+      std::string s = "parker:t";
+      s += std::to_string(static_cast<const parker*>(obj)->owner_);
+      return s;
+    }
+    case Kind::pool:
+      return "pool";
+    case Kind::frame:
+      return "frame";
+    default:
+      break;
+  }
+  auto [it, fresh] = serials_.try_emplace(obj, 0);
+  if (fresh) it->second = ++kind_counts_[static_cast<std::size_t>(kind)];
+  char buf[16];
+  auto res = std::to_chars(buf, buf + sizeof buf, it->second);
+  std::string s(kKindNames[static_cast<std::size_t>(kind)]);
+  s += '#';
+  s.append(buf, res.ptr);
+  return s;
+}
+
+}  // namespace detail
+
+using detail::Engine;
+using detail::t_engine;
+
+void set_name(const void* object, std::string name) {
+  if (Engine* e = t_engine) {
+    e->set_name(object, std::move(name));
+  } else {
+    detail::static_names()[object] = std::move(name);
+  }
+}
+
+}  // namespace syncstress::sim

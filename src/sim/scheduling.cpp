@@ -1,0 +1,207 @@
+// Scheduling: a step is recorded, then the Strategy picks who runs next; a thread blocks and
+// is woken; no runnable thread ends the execution (completed, or a deadlock and its picture).
+#include <algorithm>
+#include <cstddef>
+#include <exception>
+#include <string>
+#include <utility>
+
+#include "sim/engine.hpp"
+
+namespace syncstress::sim::detail {
+
+namespace {
+
+std::string thread_label(const Thread& t) {
+  std::string s = "thread " + std::to_string(t.id);
+  if (t.worker) s += " (pool worker)";
+  return s;
+}
+
+}  // namespace
+
+void Engine::make_runnable(Thread& t) {
+  auto it = std::lower_bound(runnable_.begin(), runnable_.end(), t.id);
+  if (it == runnable_.end() || *it != t.id) runnable_.insert(it, t.id);
+}
+
+void Engine::make_blocked(Thread& t) {
+  auto it = std::lower_bound(runnable_.begin(), runnable_.end(), t.id);
+  if (it != runnable_.end() && *it == t.id) runnable_.erase(it);
+}
+
+void Engine::record(Kind kind, const void* obj, std::string_view op, std::string values,
+                    const source_location& loc) {
+  TraceEntry& e = result_.trace.emplace_back();
+  e.step = steps_;
+  e.thread = current_id();
+  e.op = op;
+  e.object = name_of(kind, obj);
+  e.values = std::move(values);
+  e.file = loc.file_name();
+  e.line = loc.line();
+}
+
+void Engine::step(Kind kind, const void* obj, std::string_view op, std::string values,
+                  const source_location& loc, Point point) {
+  if (aborting_) {
+    if (point == Point::plain) {
+      budget_point();
+    } else {
+      abort_point();
+    }
+    return;
+  }
+  ++steps_;
+  if (tracing_) record(kind, obj, op, std::move(values), loc);
+  decide(point == Point::yield);
+  if (aborting_) budget_point();  // resumed by teardown: the op completed, return normally
+}
+
+bool Engine::block(Kind kind, const void* obj, Wait wait, std::string_view op, std::string values,
+                   const source_location& loc, std::int64_t holder, bool may_unwind) {
+  if (aborting_) {
+    if (may_unwind) {
+      abort_point();
+    } else {
+      budget_point();
+    }
+    return false;
+  }
+  Thread& t = *current_;
+  t.state = State::blocked;
+  t.wait = wait;
+  t.wait_kind = kind;
+  t.wait_obj = obj;
+  t.wait_op = op;
+  t.wait_loc = loc;
+  t.wait_holder = holder;
+  t.handed = false;
+  make_blocked(t);
+  ++steps_;
+  if (tracing_) {
+    values += values.empty() ? "blocks" : ", blocks";
+    record(kind, obj, op, std::move(values), loc);
+  }
+  decide(false);
+  if (aborting_) {
+    if (may_unwind) {
+      abort_point();
+    } else {
+      budget_point();
+    }
+    return false;
+  }
+  return true;
+}
+
+void Engine::decide(bool yielded) {
+  Thread& cur = *current_;
+  if (steps_ > options_.max_steps) {
+    end_execution(Outcome::step_bound, "step-bound",
+                  "step bound of " + std::to_string(options_.max_steps) +
+                      " exceeded (livelock or starvation)",
+                  nullptr);
+    return;
+  }
+  const std::size_t n = runnable_.size();
+  if (n == 0) {
+    no_runnable();
+    return;
+  }
+  ThreadId next = runnable_[0];
+  if (n > 1) {
+    std::size_t i = 0;
+    std::string refused;
+    // A strategy that throws (a replay that no longer fits the program) ends the execution
+    // here: its exception must not travel through the primitive's frames, some noexcept.
+    try {
+      i = strategy_->next_thread(runnable_, cur.id, yielded);
+    } catch (const std::exception& e) {
+      refused = e.what();
+    }
+    if (!refused.empty()) {
+      end_execution(Outcome::exception, "strategy", refused, nullptr);
+      return;
+    }
+    if (i >= n) {
+      end_execution(Outcome::exception, "strategy",
+                    "the strategy chose index " + std::to_string(i) + " among " +
+                        std::to_string(n) + " runnable threads",
+                    nullptr);
+      return;
+    }
+    next = runnable_[i];
+  }
+  if (next != cur.id) {
+    Thread& to = *threads_[next];
+    current_ = &to;
+    switch_context(cur.ctx, to.ctx);
+  }
+}
+
+std::uint64_t Engine::choose(std::uint64_t bound) {
+  if (bound < 2 || aborting_) return 0;
+  std::uint64_t v = 0;
+  std::string refused;
+  try {
+    v = strategy_->next_u64(bound);
+  } catch (const std::exception& e) {
+    refused = e.what();
+  }
+  if (!refused.empty()) {
+    end_execution(Outcome::exception, "strategy", refused, nullptr);
+    return 0;
+  }
+  return v < bound ? v : bound - 1;
+}
+
+void Engine::no_runnable() {
+  bool stuck_worker = false;
+  for (std::uint32_t i = 0; i < thread_count_; ++i) {
+    const Thread& t = *threads_[i];
+    if (t.worker && t.state == State::blocked && t.wait != Wait::pool) stuck_worker = true;
+  }
+  if (live_user_threads_ == 0 && !stuck_worker) {
+    end_execution(Outcome::completed, "", "", nullptr);
+    return;
+  }
+  // Report the first blocked thread's line as the violation's location.
+  const source_location* where = nullptr;
+  for (std::uint32_t i = 0; i < thread_count_ && where == nullptr; ++i) {
+    const Thread& t = *threads_[i];
+    if (t.state == State::blocked && t.wait != Wait::pool) where = &t.wait_loc;
+  }
+  end_execution(Outcome::deadlock, "deadlock", wait_for_picture(), where);
+}
+
+std::string Engine::wait_for_picture() {
+  std::string s = "deadlock: no thread can run";
+  for (std::uint32_t i = 0; i < thread_count_; ++i) {
+    const Thread& t = *threads_[i];
+    if (t.state != State::blocked || t.wait == Wait::pool) continue;
+    s += "\n  " + thread_label(t) + " waits in " + std::string(t.wait_op) + " on " +
+         name_of(t.wait_kind, t.wait_obj);
+    if (t.wait_holder >= 0) s += " (held by thread " + std::to_string(t.wait_holder) + ")";
+    s += " at " + std::string(short_file(t.wait_loc.file_name())) + ":" +
+         std::to_string(t.wait_loc.line());
+  }
+  return s;
+}
+
+void Engine::collect_waiters(const void* obj, Wait wait) {
+  scratch_.clear();
+  for (std::uint32_t i = 0; i < thread_count_; ++i) {
+    Thread& t = *threads_[i];
+    if (t.state == State::blocked && t.wait == wait && t.wait_obj == obj) scratch_.push_back(&t);
+  }
+}
+
+void Engine::wake(Thread& t, bool handed) {
+  t.state = State::runnable;
+  t.wait = Wait::none;
+  t.handed = handed;
+  make_runnable(t);
+}
+
+}  // namespace syncstress::sim::detail

@@ -1,0 +1,272 @@
+// The synchronization objects' operations (sim/sync_objects.hpp): performed by the engine
+// inside an execution (wait-on-address and wake too), directly on the object outside one.
+#include "sim/sync_objects.hpp"
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "sim/engine.hpp"
+
+namespace syncstress::sim {
+
+namespace detail {
+
+void Engine::wait_on_address(const void* obj, bool equal, std::string values,
+                             const source_location& loc) {
+  if (aborting_) {
+    abort_point();
+    return;
+  }
+  if (!equal) {
+    if (tracing_) values += ", value differs";
+    step(Kind::atomic, obj, "wait_on_address", std::move(values), loc, Point::unwind);
+    return;
+  }
+  if (inject(options_.spurious_wakeups)) {
+    if (tracing_) values += ", spurious";
+    step(Kind::atomic, obj, "wait_on_address", std::move(values), loc, Point::unwind);
+    return;
+  }
+  block(Kind::atomic, obj, Wait::address, "wait_on_address", std::move(values), loc);
+}
+
+void Engine::wake_address(const void* obj, bool all, std::string_view op,
+                          const source_location& loc) {
+  if (aborting_) {
+    abort_point();
+    return;
+  }
+  collect_waiters(obj, Wait::address);
+  std::size_t woken = 0;
+  if (all) {
+    for (Thread* t : scratch_) wake(*t, false);
+    woken = scratch_.size();
+  } else if (!scratch_.empty()) {
+    Thread* t = scratch_[choose(scratch_.size())];
+    wake(*t, false);
+    woken = 1;
+  }
+  step(Kind::atomic, obj, op, tracing_ ? "woke " + std::to_string(woken) : std::string(), loc);
+}
+
+void Engine::mutex_lock(mutex& m, const source_location& loc) {
+  if (aborting_) {
+    abort_point();
+    return;
+  }
+  for (;;) {
+    if (!m.held_) {
+      m.held_ = true;
+      m.owner_ = current_id();
+      step(Kind::mutex, &m, "lock", {}, loc);
+      return;
+    }
+    std::string values = tracing_ ? "held by t" + std::to_string(m.owner_) : std::string();
+    if (!block(Kind::mutex, &m, Wait::mutex, "lock", std::move(values), loc, m.owner_)) return;
+  }
+}
+
+void Engine::mutex_unlock(mutex& m, const source_location& loc) {
+  if (!m.held_ && !aborting_) {
+    violation(Outcome::violation, "check",
+              "unlock of " + name_of(Kind::mutex, &m) + ", which is not held", &loc);
+    return;
+  }
+  m.held_ = false;
+  if (!aborting_) {
+    collect_waiters(&m, Wait::mutex);
+    for (Thread* t : scratch_) wake(*t, false);
+  }
+  step(Kind::mutex, &m, "unlock", {}, loc);
+}
+
+bool Engine::mutex_try_lock(mutex& m, const source_location& loc) {
+  if (!m.held_) {
+    m.held_ = true;
+    m.owner_ = current_id();
+    step(Kind::mutex, &m, "try_lock", tracing_ ? "acquired" : "", loc, Point::unwind);
+    return true;
+  }
+  step(Kind::mutex, &m, "try_lock", tracing_ ? "failed" : "", loc, Point::unwind);
+  return false;
+}
+
+void Engine::park(parker& p, const source_location& loc) {
+  if (aborting_) {
+    abort_point();
+    return;
+  }
+  if (p.permit_) {
+    p.permit_ = false;
+    step(Kind::parker, &p, "park", tracing_ ? "permit" : "", loc);
+    return;
+  }
+  if (inject(options_.spurious_wakeups)) {
+    step(Kind::parker, &p, "park", tracing_ ? "spurious" : "", loc);
+    return;
+  }
+  if (!block(Kind::parker, &p, Wait::parker, "park", {}, loc)) return;
+  p.permit_ = false;
+}
+
+void Engine::unpark(parker& p, const source_location& loc) {
+  p.permit_ = true;
+  if (!aborting_ && p.owner_ < thread_count_) {
+    Thread& owner = *threads_[p.owner_];
+    if (&owner.parker == &p && owner.state == State::blocked && owner.wait == Wait::parker) {
+      wake(owner, false);
+    }
+  }
+  step(Kind::parker, &p, "unpark", {}, loc);
+}
+
+void Engine::event_set(bool& signaled, bool manual, const void* obj, const source_location& loc) {
+  const Kind kind = manual ? Kind::manual_reset_event : Kind::auto_reset_event;
+  if (aborting_) {
+    signaled = true;
+    abort_point();
+    return;
+  }
+  collect_waiters(obj, Wait::event);
+  if (manual) {
+    signaled = true;
+    for (Thread* t : scratch_) wake(*t, true);
+  } else if (!signaled) {
+    std::size_t registrations = 0;
+    for (const PoolWait& w : pool_waits_) registrations += w.event == obj ? 1 : 0;
+    const std::size_t n = scratch_.size() + registrations;
+    if (n == 0) {
+      signaled = true;
+    } else {
+      std::size_t i = choose(n);
+      if (i < scratch_.size()) {
+        wake(*scratch_[i], true);
+      } else {
+        i -= scratch_.size();
+        for (auto it = pool_waits_.begin(); it != pool_waits_.end(); ++it) {
+          if (it->event != obj) continue;
+          if (i-- != 0) continue;
+          PoolWait w = *it;
+          pool_waits_.erase(it);
+          if (FrameRecord* f = frame(w.handle.address())) f->pool_wait = false;
+          enqueue(w.handle, w.loc);
+          break;
+        }
+      }
+    }
+  }
+  step(kind, obj, "set", {}, loc);
+}
+
+void Engine::event_reset(bool& signaled, bool manual, const void* obj, const source_location& loc) {
+  signaled = false;
+  step(manual ? Kind::manual_reset_event : Kind::auto_reset_event, obj, "reset", {}, loc);
+}
+
+void Engine::event_wait(bool& signaled, bool manual, const void* obj, const source_location& loc) {
+  const Kind kind = manual ? Kind::manual_reset_event : Kind::auto_reset_event;
+  if (aborting_) {
+    abort_point();
+    return;
+  }
+  for (;;) {
+    if (signaled) {
+      if (!manual) signaled = false;
+      step(kind, obj, "wait", tracing_ ? "signaled" : "", loc);
+      return;
+    }
+    if (!block(kind, obj, Wait::event, "wait", {}, loc)) return;
+    if (current_->handed) {
+      // Win32: the setter satisfied this wait at set time.
+      current_->handed = false;
+      return;
+    }
+  }
+}
+
+bool Engine::event_try_wait(bool& signaled, bool manual, const void* obj,
+                            const source_location& loc) {
+  const Kind kind = manual ? Kind::manual_reset_event : Kind::auto_reset_event;
+  const bool got = signaled;
+  if (got && !manual) signaled = false;
+  step(kind, obj, "try_wait", tracing_ ? (got ? "signaled" : "not signaled") : "", loc,
+       Point::unwind);
+  return got;
+}
+
+}  // namespace detail
+
+using detail::Engine;
+using detail::Kind;
+using detail::t_engine;
+
+mutex::mutex() { detail::register_object(Kind::mutex, this); }
+
+void mutex::lock(source_location loc) {
+  if (Engine* e = t_engine) return e->mutex_lock(*this, loc);
+  if (held_) throw std::logic_error("sim::mutex::lock would block forever");
+  held_ = true;
+}
+void mutex::unlock(source_location loc) {
+  if (Engine* e = t_engine) return e->mutex_unlock(*this, loc);
+  held_ = false;
+}
+bool mutex::try_lock(source_location loc) {
+  if (Engine* e = t_engine) return e->mutex_try_lock(*this, loc);
+  return !std::exchange(held_, true);
+}
+
+void parker::park(source_location loc) {
+  if (Engine* e = t_engine) return e->park(*this, loc);
+  if (!permit_) throw std::logic_error("sim::parker::park would block forever");
+  permit_ = false;
+}
+void parker::unpark(source_location loc) {
+  if (Engine* e = t_engine) return e->unpark(*this, loc);
+  permit_ = true;
+}
+
+auto_reset_event::auto_reset_event(bool initially_set) : signaled_(initially_set) {
+  detail::register_object(Kind::auto_reset_event, this);
+}
+void auto_reset_event::set(source_location loc) {
+  if (Engine* e = t_engine) return e->event_set(signaled_, false, this, loc);
+  signaled_ = true;
+}
+void auto_reset_event::reset(source_location loc) {
+  if (Engine* e = t_engine) return e->event_reset(signaled_, false, this, loc);
+  signaled_ = false;
+}
+void auto_reset_event::wait(source_location loc) {
+  if (Engine* e = t_engine) return e->event_wait(signaled_, false, this, loc);
+  if (!signaled_) throw std::logic_error("sim::auto_reset_event::wait would block forever");
+  signaled_ = false;
+}
+bool auto_reset_event::try_wait(source_location loc) {
+  if (Engine* e = t_engine) return e->event_try_wait(signaled_, false, this, loc);
+  return std::exchange(signaled_, false);
+}
+
+manual_reset_event::manual_reset_event(bool initially_set) : signaled_(initially_set) {
+  detail::register_object(Kind::manual_reset_event, this);
+}
+void manual_reset_event::set(source_location loc) {
+  if (Engine* e = t_engine) return e->event_set(signaled_, true, this, loc);
+  signaled_ = true;
+}
+void manual_reset_event::reset(source_location loc) {
+  if (Engine* e = t_engine) return e->event_reset(signaled_, true, this, loc);
+  signaled_ = false;
+}
+void manual_reset_event::wait(source_location loc) {
+  if (Engine* e = t_engine) return e->event_wait(signaled_, true, this, loc);
+  if (!signaled_) throw std::logic_error("sim::manual_reset_event::wait would block forever");
+}
+bool manual_reset_event::try_wait(source_location loc) {
+  if (Engine* e = t_engine) return e->event_try_wait(signaled_, true, this, loc);
+  return signaled_;
+}
+
+}  // namespace syncstress::sim
