@@ -7,7 +7,6 @@
 #include <utility>
 
 #include "sim/engine.hpp"
-#include "sim/recorded_locations.hpp"
 
 namespace syncstress {
 
@@ -58,7 +57,7 @@ Sim::thread::~thread() {
   if (joinable_) {
     Engine* e = t_engine;
     if (e != nullptr && e->epoch() == epoch_) {
-      e->join(id_, sim::detail::kJoinInDestructorLocation, true);
+      e->join(id_, source_location::current(), true);
     }
   }
 }

@@ -5,7 +5,6 @@
 #include <cstddef>
 
 #include "sim/engine.hpp"
-#include "sim/recorded_locations.hpp"
 
 namespace syncstress::sim::detail {
 
@@ -23,7 +22,8 @@ void Engine::enqueue(std::coroutine_handle<> h, const source_location& loc) {
 void Engine::worker_loop() {
   for (;;) {
     if (queue_.empty()) {
-      if (!block(Kind::pool, &queue_, Wait::pool, "pool_wait", {}, kPoolWaitLocation)) return;
+      if (!block(Kind::pool, &queue_, Wait::pool, "pool_wait", {}, std::source_location::current()))
+        return;
       continue;
     }
     const std::size_t i =
