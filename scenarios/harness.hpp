@@ -344,15 +344,18 @@ class Actors {
   /// Adds an actor; `make` is called on the actor's own thread and returns its task.
   void add(std::function<Task()> make) { makers_.push_back(std::move(make)); }
 
-  /// Starts every actor and blocks the calling thread until all have finished.
-  void run() {
+  /// Starts every actor and blocks the calling thread until all have finished. The spawns are
+  /// traced at `loc` (the family's call), not inside std::make_unique.
+  void run(source_location loc = source_location::current()) {
     tasks_.resize(makers_.size());
     std::vector<std::unique_ptr<typename P::thread>> threads;
     for (std::size_t i = 0; i < makers_.size(); ++i) {
-      threads.push_back(std::make_unique<typename P::thread>([this, i] {
-        tasks_[i] = finish_counted(makers_[i]());
-        tasks_[i].start();
-      }));
+      threads.push_back(std::make_unique<typename P::thread>(
+          [this, i] {
+            tasks_[i] = finish_counted(makers_[i]());
+            tasks_[i].start();
+          },
+          loc));
     }
     for (auto& t : threads) t->join();
     wait_all_finished();
