@@ -23,7 +23,7 @@
 namespace syncstress {
 
 /// Document 000's bonus: an async mutex on an auto-reset event. Unfair by design.
-template <class P>
+template <Platform P>
 class async_unfair_mutex {
  public:
   /// Sets the event when destroyed (wil::event_set_scope_exit); move-only.
@@ -80,7 +80,7 @@ class async_unfair_mutex {
 /// The blocking form from document 000's comments (lines 262-264): an auto-reset event
 /// created signaled, WaitForSingleObject to enter and SetEvent to leave. No thread affinity,
 /// not reentrant; "currently fair, but not contractually" (line 266).
-template <class P>
+template <Platform P>
 class event_mutex {
  public:
   event_mutex() = default;

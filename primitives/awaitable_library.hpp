@@ -153,7 +153,7 @@ struct node : node_handle {
 /// destroyer sets `dying` before it waits for the state's mutex, so a releaser holding the
 /// mutex sees it. States: false, then true once (in destruct_node). Never read after the
 /// destroyer has taken the mutex.
-template <class P, typename Extra>
+template <Platform P, typename Extra>
 struct dying_node : node<Extra> {
   using node<Extra>::node;
   typename P::template atomic<bool> dying{false};
@@ -245,7 +245,7 @@ bool calc_claim(Atomic& value, Transition transition,
 /// (called without it), and action handlers `void h(node_list&, ...)` run by action_impl.
 /// With cancel_unlink::hand_off, State also supplies `void abandon(node_list&,
 /// extra_await_data const&)`: give back what a granted waiter with that extra data received.
-template <class P, typename State, library_options kOptions>
+template <Platform P, typename State, library_options kOptions>
 class awaitable_state {
   typename P::mutex mutex_;            // guards sentinel_, pending_ and every node's links
   async_helpers::node_list sentinel_;  // the waiting coroutines, FIFO

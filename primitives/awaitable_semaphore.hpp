@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "platform/platform.hpp"
 #include "primitives/awaitable_library.hpp"
 
 namespace syncstress {
@@ -18,7 +19,7 @@ namespace async_helpers {
 /// tokens_: how many awaits may complete without waiting, >= 0. Transitions: a claim n -> n-1
 /// (n > 0); set_many(k) first hands tokens straight to queued waiters (tokens_ stays 0 while
 /// anyone waits), then adds what is left.
-template <class P, library_options kOptions>
+template <Platform P, library_options kOptions>
 struct semaphore_state : awaitable_state<P, semaphore_state<P, kOptions>, kOptions> {
   using base = awaitable_state<P, semaphore_state<P, kOptions>, kOptions>;
   using typename base::extra_await_data;
@@ -53,7 +54,7 @@ struct semaphore_state : awaitable_state<P, semaphore_state<P, kOptions>, kOptio
 
 /// Part 6: an awaitable counting semaphore. `co_await s.acquire()` takes a token, waiting in
 /// FIFO order when there is none; release()/set() returns one, set_many(n) returns n.
-template <class P, async_helpers::library_options kOptions>
+template <Platform P, async_helpers::library_options kOptions>
 class basic_semaphore_part6
     : public async_helpers::awaitable_sync_object<async_helpers::semaphore_state<P, kOptions>> {
   using base = async_helpers::awaitable_sync_object<async_helpers::semaphore_state<P, kOptions>>;
@@ -73,15 +74,15 @@ class basic_semaphore_part6
   void set_many(std::int64_t n) { this->action_impl(&state::set_many, n); }
 };
 
-template <class P>
+template <Platform P>
 using semaphore_part6 = basic_semaphore_part6<P, async_helpers::kPart2>;
-template <class P>
+template <Platform P>
 using semaphore_part6_pooled = basic_semaphore_part6<P, async_helpers::kPart3>;
-template <class P>
+template <Platform P>
 using semaphore_part6_cancel_fixed = basic_semaphore_part6<P, async_helpers::kPart2CancelFixed>;
-template <class P>
+template <Platform P>
 using semaphore_part6_cancel_handoff = basic_semaphore_part6<P, async_helpers::kPart2CancelHandoff>;
-template <class P>
+template <Platform P>
 using semaphore_part6_pooled_cancel_handoff =
     basic_semaphore_part6<P, async_helpers::kPart3CancelHandoff>;
 

@@ -19,7 +19,7 @@
 namespace syncstress {
 
 /// A counting semaphore that blocks cooperatively: at most `capacity` holders at once.
-template <class P>
+template <Platform P>
 class cooperative_semaphore {
  public:
   /// Allows `capacity` concurrent holders.

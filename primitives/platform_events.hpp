@@ -8,7 +8,7 @@
 namespace syncstress {
 
 /// P::auto_reset_event: each set() releases one wait.
-template <class P>
+template <Platform P>
 class platform_auto_reset_event {
  public:
   static constexpr bool kAutoReset = true;
@@ -31,7 +31,7 @@ class platform_auto_reset_event {
 };
 
 /// P::manual_reset_event: set() releases everyone until reset().
-template <class P>
+template <Platform P>
 class platform_manual_reset_event {
  public:
   static constexpr bool kAutoReset = false;

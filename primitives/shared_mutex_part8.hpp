@@ -17,23 +17,24 @@
 // the kind interface; this-> for the dependent base.
 #pragma once
 
+#include "platform/platform.hpp"
 #include "primitives/awaitable_library.hpp"
 
 namespace syncstress {
 
 namespace async_helpers {
 
-template <class P, library_options kOptions>
+template <Platform P, library_options kOptions>
 struct shared_mutex_part8_state;
 
 /// Lines 16-22: each waiter says whether it wants an exclusive or a shared claim.
-template <class P, library_options kOptions>
+template <Platform P, library_options kOptions>
 struct extra_await_data<shared_mutex_part8_state<P, kOptions>> {
   extra_await_data(bool kind) : exclusive(kind) {}
   bool exclusive;
 };
 
-template <class P, library_options kOptions>
+template <Platform P, library_options kOptions>
 struct shared_mutex_part8_state
     : awaitable_state<P, shared_mutex_part8_state<P, kOptions>, kOptions> {
   using base = awaitable_state<P, shared_mutex_part8_state<P, kOptions>, kOptions>;
@@ -107,7 +108,7 @@ struct shared_mutex_part8_state
 /// Document 001's awaitable_shared_mutex. `co_await m.lock_exclusive()` / `lock_shared()`;
 /// unlock with the matching unlock_exclusive() / unlock_shared(). Awaiting the mutex itself
 /// is deleted (line 139).
-template <class P, async_helpers::library_options kOptions>
+template <Platform P, async_helpers::library_options kOptions>
 class basic_shared_mutex_part8 : public async_helpers::awaitable_sync_object<
                                      async_helpers::shared_mutex_part8_state<P, kOptions>> {
   using state = async_helpers::shared_mutex_part8_state<P, kOptions>;
@@ -132,9 +133,9 @@ class basic_shared_mutex_part8 : public async_helpers::awaitable_sync_object<
   void unlock() { unlock_exclusive(); }
 };
 
-template <class P>
+template <Platform P>
 using shared_mutex_part8 = basic_shared_mutex_part8<P, async_helpers::kPart2>;
-template <class P>
+template <Platform P>
 using shared_mutex_part8_pooled = basic_shared_mutex_part8<P, async_helpers::kPart3>;
 
 }  // namespace syncstress

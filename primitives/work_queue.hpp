@@ -44,7 +44,7 @@ inline void free_all(work_item* entry) {
 
 /// Document 002, first form: producers set an auto-reset event when they push onto an empty
 /// list; the consumer waits on the event, then flushes and processes everything.
-template <class P>
+template <Platform P>
 class work_queue_auto_reset_event {
  public:
   work_queue_auto_reset_event() = default;
@@ -77,7 +77,7 @@ class work_queue_auto_reset_event {
 /// Document 002, second form: producers bump a counter and wake the consumer when they push
 /// onto an empty list; the consumer waits for the counter to differ from the value it saw,
 /// captures the new value, then flushes and processes (wait, capture, flush: as published).
-template <class P>
+template <Platform P>
 class work_queue_wait_on_address {
  public:
   work_queue_wait_on_address() = default;
