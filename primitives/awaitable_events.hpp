@@ -8,10 +8,11 @@
 // orders are the correct ones (release on set, acquire on claim).
 // Each comes in the library's variants: part 2 resumption (synchronous, the default), part 3
 // (pooled), with the corrected cancellation unlink, and (the mutex) with the hand-off of a
-// destroyed granted waiter's ownership (see awaitable_library.hpp).
+// destroyed granted waiter's ownership (awaitable_hand_off.hpp).
 #pragma once
 
 #include "platform/platform.hpp"
+#include "primitives/awaitable_hand_off.hpp"
 #include "primitives/awaitable_library.hpp"
 
 namespace syncstress {
@@ -22,8 +23,8 @@ namespace async_helpers {
 /// Transitions: set false/true -> true (releasing all queued waiters), reset -> false.
 template <Platform P, library_options kOptions>
 struct manual_reset_event_state
-    : awaitable_state<P, manual_reset_event_state<P, kOptions>, kOptions> {
-  using base = awaitable_state<P, manual_reset_event_state<P, kOptions>, kOptions>;
+    : awaitable_state_for<P, manual_reset_event_state<P, kOptions>, kOptions> {
+  using base = awaitable_state_for<P, manual_reset_event_state<P, kOptions>, kOptions>;
   using typename base::extra_await_data;
   using typename base::node_list;
 
@@ -50,8 +51,9 @@ struct manual_reset_event_state
 /// Part 5's state. signaled_: true (one await may complete) or false. Transitions: a claim
 /// true -> false; set hands the signal to the head waiter if any, else false -> true.
 template <Platform P, library_options kOptions>
-struct auto_reset_event_state : awaitable_state<P, auto_reset_event_state<P, kOptions>, kOptions> {
-  using base = awaitable_state<P, auto_reset_event_state<P, kOptions>, kOptions>;
+struct auto_reset_event_state
+    : awaitable_state_for<P, auto_reset_event_state<P, kOptions>, kOptions> {
+  using base = awaitable_state_for<P, auto_reset_event_state<P, kOptions>, kOptions>;
   using typename base::extra_await_data;
   using typename base::node_list;
 
@@ -89,10 +91,12 @@ struct auto_reset_event_state : awaitable_state<P, auto_reset_event_state<P, kOp
 /// Part 4: the manual-reset event. `co_await e.wait()` (or `co_await e`) completes once the
 /// event is set; set() releases every waiter and keeps the event set until reset().
 template <Platform P, async_helpers::library_options kOptions>
-class basic_manual_reset_event_part4 : public async_helpers::awaitable_sync_object<
-                                           async_helpers::manual_reset_event_state<P, kOptions>> {
+class basic_manual_reset_event_part4
+    : public async_helpers::awaitable_sync_object_for<
+          async_helpers::manual_reset_event_state<P, kOptions>, kOptions> {
   using base =
-      async_helpers::awaitable_sync_object<async_helpers::manual_reset_event_state<P, kOptions>>;
+      async_helpers::awaitable_sync_object_for<async_helpers::manual_reset_event_state<P, kOptions>,
+                                               kOptions>;
   using state = async_helpers::manual_reset_event_state<P, kOptions>;
 
  public:
@@ -112,10 +116,12 @@ class basic_manual_reset_event_part4 : public async_helpers::awaitable_sync_obje
 /// Part 5: the auto-reset event. set() hands the signal to the oldest waiter, or leaves the
 /// event set for the next await; each signal completes exactly one await.
 template <Platform P, async_helpers::library_options kOptions>
-class basic_auto_reset_event_part5 : public async_helpers::awaitable_sync_object<
-                                         async_helpers::auto_reset_event_state<P, kOptions>> {
+class basic_auto_reset_event_part5
+    : public async_helpers::awaitable_sync_object_for<
+          async_helpers::auto_reset_event_state<P, kOptions>, kOptions> {
   using base =
-      async_helpers::awaitable_sync_object<async_helpers::auto_reset_event_state<P, kOptions>>;
+      async_helpers::awaitable_sync_object_for<async_helpers::auto_reset_event_state<P, kOptions>,
+                                               kOptions>;
   using state = async_helpers::auto_reset_event_state<P, kOptions>;
 
  public:

@@ -5,11 +5,14 @@
 // description on document 003's pattern. With no published text to keep, the memory orders
 // are the correct ones. Deviation: the kind interface's names acquire() (= the awaiter) and
 // release() (= set()) are added as thin forwarding members.
+// Variants: part 2 or part 3 resumption, the corrected unlink, and the hand-off of a destroyed
+// granted waiter's token (awaitable_hand_off.hpp).
 #pragma once
 
 #include <cstdint>
 
 #include "platform/platform.hpp"
+#include "primitives/awaitable_hand_off.hpp"
 #include "primitives/awaitable_library.hpp"
 
 namespace syncstress {
@@ -20,8 +23,8 @@ namespace async_helpers {
 /// (n > 0); set_many(k) first hands tokens straight to queued waiters (tokens_ stays 0 while
 /// anyone waits), then adds what is left.
 template <Platform P, library_options kOptions>
-struct semaphore_state : awaitable_state<P, semaphore_state<P, kOptions>, kOptions> {
-  using base = awaitable_state<P, semaphore_state<P, kOptions>, kOptions>;
+struct semaphore_state : awaitable_state_for<P, semaphore_state<P, kOptions>, kOptions> {
+  using base = awaitable_state_for<P, semaphore_state<P, kOptions>, kOptions>;
   using typename base::extra_await_data;
   using typename base::node_list;
 
@@ -56,8 +59,10 @@ struct semaphore_state : awaitable_state<P, semaphore_state<P, kOptions>, kOptio
 /// FIFO order when there is none; release()/set() returns one, set_many(n) returns n.
 template <Platform P, async_helpers::library_options kOptions>
 class basic_semaphore_part6
-    : public async_helpers::awaitable_sync_object<async_helpers::semaphore_state<P, kOptions>> {
-  using base = async_helpers::awaitable_sync_object<async_helpers::semaphore_state<P, kOptions>>;
+    : public async_helpers::awaitable_sync_object_for<async_helpers::semaphore_state<P, kOptions>,
+                                                      kOptions> {
+  using base = async_helpers::awaitable_sync_object_for<async_helpers::semaphore_state<P, kOptions>,
+                                                        kOptions>;
   using state = async_helpers::semaphore_state<P, kOptions>;
 
  public:

@@ -14,9 +14,12 @@
 //   - resumed waiters already own the mutex and do not claim again (the library's
 //     await_resume only clears the handle).
 // Memory orders are the correct ones: claims acquire (calc_claim), releases release.
+// Variants: part 2 or part 3 resumption, the corrected unlink, and the hand-off of a destroyed
+// granted waiter's ownership (awaitable_hand_off.hpp).
 #pragma once
 
 #include "platform/platform.hpp"
+#include "primitives/awaitable_hand_off.hpp"
 #include "primitives/awaitable_library.hpp"
 
 namespace syncstress {
@@ -35,8 +38,8 @@ struct extra_await_data<shared_mutex_part9_state<P, kOptions>> {
 
 template <Platform P, library_options kOptions>
 struct shared_mutex_part9_state
-    : awaitable_state<P, shared_mutex_part9_state<P, kOptions>, kOptions> {
-  using base = awaitable_state<P, shared_mutex_part9_state<P, kOptions>, kOptions>;
+    : awaitable_state_for<P, shared_mutex_part9_state<P, kOptions>, kOptions> {
+  using base = awaitable_state_for<P, shared_mutex_part9_state<P, kOptions>, kOptions>;
   using typename base::extra_await_data;
   using typename base::node_list;
 
@@ -125,8 +128,9 @@ struct shared_mutex_part9_state
 
 /// The repaired shared mutex: FIFO by arrival among waiters, writers never starved.
 template <Platform P, async_helpers::library_options kOptions>
-class basic_shared_mutex_part9 : public async_helpers::awaitable_sync_object<
-                                     async_helpers::shared_mutex_part9_state<P, kOptions>> {
+class basic_shared_mutex_part9
+    : public async_helpers::awaitable_sync_object_for<
+          async_helpers::shared_mutex_part9_state<P, kOptions>, kOptions> {
   using state = async_helpers::shared_mutex_part9_state<P, kOptions>;
 
  public:
