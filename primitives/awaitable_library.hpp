@@ -40,7 +40,7 @@ enum class resumption {
 
 /// How a cancelled waiter leaves the queue.
 enum class cancel_unlink {
-  as_published,  ///< destruct_node as document 003 lines 183-184 write it (`node.prev->next`)
+  as_published,  ///< destruct_node verbatim: document 003 lines 183-184 (`node.prev->next`)
   corrected,     ///< node.prev->next = node.next; node.next->prev = node.prev
   hand_off,      ///< corrected, and a destroyed granted waiter hands its grant on
                  ///< (awaitable_hand_off.hpp)

@@ -4,7 +4,7 @@
 // from primitives/, its kind, whether it is used from threads (sync) or coroutines (async),
 // the source it follows, what it claims, and one line of description. Consumers expand the
 // list with their own X: `syncstress list primitives` turns it into PrimitiveInfo rows, the
-// scenario families instantiate each template on sim and real.
+// scenario families instantiate each template on the platforms they run on.
 //
 // The interface each kind must offer is described in primitives/README.md ("Kind interfaces").
 #pragma once
