@@ -23,8 +23,6 @@ class platform_auto_reset_event {
   void reset() { event_.reset(); }
   /// Blocks until it consumes a signal.
   void wait() { event_.wait(); }
-  /// Consumes the signal if set; never blocks.
-  bool try_wait() { return event_.try_wait(); }
 
  private:
   typename P::auto_reset_event event_;
@@ -46,8 +44,6 @@ class platform_manual_reset_event {
   void reset() { event_.reset(); }
   /// Blocks until the event is set.
   void wait() { event_.wait(); }
-  /// True if set; never blocks.
-  bool try_wait() { return event_.try_wait(); }
 
  private:
   typename P::manual_reset_event event_;
