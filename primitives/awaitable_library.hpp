@@ -2,7 +2,7 @@
 // objects, as a template over P, with part 3's pooled resumption as an option. Read it against
 // the document: each piece below names the lines it ports.
 //
-// Deviations from the document, each forced:
+// Deviations from the document, each with its reason:
 //   - std::mutex becomes P::mutex and std::lock_guard primitives_detail::lock_guard, which
 //     passes the source location on so sim traces name these lines;
 //     std::experimental::coroutine_handle becomes C++20's std::coroutine_handle.
@@ -19,7 +19,8 @@
 //     are non-copyable, and a copied awaiter would be a second node for one wait.
 //   - Port mechanics: the classes' data members end in `_` (the node structs keep the
 //     document's names); names from a dependent base need `this->`.
-// Not from the document, after the port: calc_claim (part 5) and cancellable_by_request.
+// Not from the document: the options and resume_handle before the port, calc_claim (part 5)
+// and cancellable_by_request after it.
 #pragma once
 
 #include <concepts>
