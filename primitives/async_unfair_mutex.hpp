@@ -1,17 +1,22 @@
 // Document 000: the unfair async mutex (an auto-reset event created signaled; enter with
-// `co_await resume_on_signal(event)`, leave by setting the event from a scope-exit guard;
-// the bonus chatter's LockAsync() returning the guard), and the blocking form proposed in the
-// comments (WaitForSingleObject to enter, SetEvent to leave).
+// `co_await resume_on_signal(event)`, leave by setting the event from a scope-exit guard),
+// packed as the bonus chatter does (document 000 lines 70-82, `LockAsync`), and the blocking
+// form a reader proposes in the comments (WaitForSingleObject to enter, SetEvent to leave).
 //
-// Replacements: CreateEvent(nullptr, FALSE, TRUE, nullptr) / wil::unique_event{Signaled}
-// (lines 181-184, 219-220, 244-245) -> P::auto_reset_event(true); winrt::resume_on_signal
-// (201, 228, 249) -> an awaiter whose await_suspend calls P::resume_on_signal;
-// SetEvent_scope_exit / wil::SetEvent_scope_exit (186-193, 229, 250) -> the move-only
-// event_set_scope_exit below; wil::task<wil::event_set_scope_exit> (247) -> task<P, guard>;
-// WaitForSingleObject / SetEvent (comment at 262-264) -> P::auto_reset_event::wait / set.
-// Compile note: the SetEvent_scope_exit struct at lines 186-193 lacks its closing `;`.
+// Replacements:
+//   - the event created signaled (document 000 lines 11-14, `CreateEvent`) and its WIL form
+//     (document 000 lines 50 and 74-75, `wil::unique_event`) -> P::auto_reset_event(true);
+//   - document 000 lines 31, 58 and 79 (`winrt::resume_on_signal`) -> an awaiter whose
+//     await_suspend calls P::resume_on_signal;
+//   - document 000 lines 16-23, 59 and 80 (`SetEvent_scope_exit`) -> the move-only
+//     event_set_scope_exit below;
+//   - document 000 line 77 (`wil::task<wil::event_set_scope_exit>`) -> task<P, guard>;
+//   - document 000 lines 92-94 (`WaitForSingleObject`, `SetEvent`) -> P::auto_reset_event's
+//     wait / set.
+// Compile note: the struct at document 000 lines 16-23 (`struct SetEvent_scope_exit`) lacks
+// its closing `;`.
 // Deviation: lock() (the resume_on_signal awaiter) and unlock() (SetEvent) are added for the
-// kind interface. The document explicitly promises no fairness (line 238).
+// kind interface. The document promises no fairness (document 000 line 68, `unfair`).
 #pragma once
 
 #include <coroutine>
@@ -23,7 +28,7 @@
 namespace syncstress {
 
 /// Document 000's bonus: an async mutex on an auto-reset event. Unfair by design.
-template <class P>
+template <Platform P>
 class async_unfair_mutex {
  public:
   /// Sets the event when destroyed (wil::event_set_scope_exit); move-only.
@@ -77,10 +82,11 @@ class async_unfair_mutex {
   typename P::auto_reset_event serializer_handle_{true};
 };
 
-/// The blocking form from document 000's comments (lines 262-264): an auto-reset event
-/// created signaled, WaitForSingleObject to enter and SetEvent to leave. No thread affinity,
-/// not reentrant; "currently fair, but not contractually" (line 266).
-template <class P>
+/// The blocking form from the comments (document 000 lines 92-94, `WaitForSingleObject`): an
+/// auto-reset event created signaled, WaitForSingleObject to enter and SetEvent to leave. No
+/// thread affinity, not reentrant; fair today, but not by contract (document 000 line 96,
+/// `contractual`).
+template <Platform P>
 class event_mutex {
  public:
   event_mutex() = default;

@@ -8,9 +8,11 @@
 // orders are the correct ones (release on set, acquire on claim).
 // Each comes in the library's variants: part 2 resumption (synchronous, the default), part 3
 // (pooled), with the corrected cancellation unlink, and (the mutex) with the hand-off of a
-// destroyed granted waiter's ownership (see awaitable_library.hpp).
+// destroyed granted waiter's ownership (awaitable_hand_off.hpp).
 #pragma once
 
+#include "platform/platform.hpp"
+#include "primitives/awaitable_hand_off.hpp"
 #include "primitives/awaitable_library.hpp"
 
 namespace syncstress {
@@ -19,10 +21,10 @@ namespace async_helpers {
 
 /// Part 4's state. signaled_: false (waiters queue) or true (every await completes at once).
 /// Transitions: set false/true -> true (releasing all queued waiters), reset -> false.
-template <class P, library_options kOptions>
+template <Platform P, library_options kOptions>
 struct manual_reset_event_state
-    : awaitable_state<P, manual_reset_event_state<P, kOptions>, kOptions> {
-  using base = awaitable_state<P, manual_reset_event_state<P, kOptions>, kOptions>;
+    : awaitable_state_for<P, manual_reset_event_state<P, kOptions>, kOptions> {
+  using base = awaitable_state_for<P, manual_reset_event_state<P, kOptions>, kOptions>;
   using typename base::extra_await_data;
   using typename base::node_list;
 
@@ -48,9 +50,10 @@ struct manual_reset_event_state
 
 /// Part 5's state. signaled_: true (one await may complete) or false. Transitions: a claim
 /// true -> false; set hands the signal to the head waiter if any, else false -> true.
-template <class P, library_options kOptions>
-struct auto_reset_event_state : awaitable_state<P, auto_reset_event_state<P, kOptions>, kOptions> {
-  using base = awaitable_state<P, auto_reset_event_state<P, kOptions>, kOptions>;
+template <Platform P, library_options kOptions>
+struct auto_reset_event_state
+    : awaitable_state_for<P, auto_reset_event_state<P, kOptions>, kOptions> {
+  using base = awaitable_state_for<P, auto_reset_event_state<P, kOptions>, kOptions>;
   using typename base::extra_await_data;
   using typename base::node_list;
 
@@ -87,11 +90,13 @@ struct auto_reset_event_state : awaitable_state<P, auto_reset_event_state<P, kOp
 
 /// Part 4: the manual-reset event. `co_await e.wait()` (or `co_await e`) completes once the
 /// event is set; set() releases every waiter and keeps the event set until reset().
-template <class P, async_helpers::library_options kOptions>
-class basic_manual_reset_event_part4 : public async_helpers::awaitable_sync_object<
-                                           async_helpers::manual_reset_event_state<P, kOptions>> {
+template <Platform P, async_helpers::library_options kOptions>
+class basic_manual_reset_event_part4
+    : public async_helpers::awaitable_sync_object_for<
+          async_helpers::manual_reset_event_state<P, kOptions>, kOptions> {
   using base =
-      async_helpers::awaitable_sync_object<async_helpers::manual_reset_event_state<P, kOptions>>;
+      async_helpers::awaitable_sync_object_for<async_helpers::manual_reset_event_state<P, kOptions>,
+                                               kOptions>;
   using state = async_helpers::manual_reset_event_state<P, kOptions>;
 
  public:
@@ -110,11 +115,13 @@ class basic_manual_reset_event_part4 : public async_helpers::awaitable_sync_obje
 
 /// Part 5: the auto-reset event. set() hands the signal to the oldest waiter, or leaves the
 /// event set for the next await; each signal completes exactly one await.
-template <class P, async_helpers::library_options kOptions>
-class basic_auto_reset_event_part5 : public async_helpers::awaitable_sync_object<
-                                         async_helpers::auto_reset_event_state<P, kOptions>> {
+template <Platform P, async_helpers::library_options kOptions>
+class basic_auto_reset_event_part5
+    : public async_helpers::awaitable_sync_object_for<
+          async_helpers::auto_reset_event_state<P, kOptions>, kOptions> {
   using base =
-      async_helpers::awaitable_sync_object<async_helpers::auto_reset_event_state<P, kOptions>>;
+      async_helpers::awaitable_sync_object_for<async_helpers::auto_reset_event_state<P, kOptions>,
+                                               kOptions>;
   using state = async_helpers::auto_reset_event_state<P, kOptions>;
 
  public:
@@ -133,7 +140,7 @@ class basic_auto_reset_event_part5 : public async_helpers::awaitable_sync_object
 
 /// Part 7: the mutex is the auto-reset event, created signaled. No owner identity (a
 /// coroutine has none), so it is not recursive and any coroutine may unlock.
-template <class P, async_helpers::library_options kOptions>
+template <Platform P, async_helpers::library_options kOptions>
 class basic_mutex_part7 : public basic_auto_reset_event_part5<P, kOptions> {
  public:
   basic_mutex_part7() : basic_auto_reset_event_part5<P, kOptions>(true) {}
@@ -144,33 +151,33 @@ class basic_mutex_part7 : public basic_auto_reset_event_part5<P, kOptions> {
   void unlock() { this->set(); }
 };
 
-template <class P>
+template <Platform P>
 using manual_reset_event_part4 = basic_manual_reset_event_part4<P, async_helpers::kPart2>;
-template <class P>
+template <Platform P>
 using manual_reset_event_part4_pooled = basic_manual_reset_event_part4<P, async_helpers::kPart3>;
-template <class P>
+template <Platform P>
 using manual_reset_event_part4_cancel_fixed =
     basic_manual_reset_event_part4<P, async_helpers::kPart2CancelFixed>;
 
-template <class P>
+template <Platform P>
 using auto_reset_event_part5 = basic_auto_reset_event_part5<P, async_helpers::kPart2>;
-template <class P>
+template <Platform P>
 using auto_reset_event_part5_pooled = basic_auto_reset_event_part5<P, async_helpers::kPart3>;
-template <class P>
+template <Platform P>
 using auto_reset_event_part5_cancel_fixed =
     basic_auto_reset_event_part5<P, async_helpers::kPart2CancelFixed>;
 
-template <class P>
+template <Platform P>
 using mutex_part7 = basic_mutex_part7<P, async_helpers::kPart2>;
-template <class P>
+template <Platform P>
 using mutex_part7_pooled = basic_mutex_part7<P, async_helpers::kPart3>;
-template <class P>
+template <Platform P>
 using mutex_part7_cancel_fixed = basic_mutex_part7<P, async_helpers::kPart2CancelFixed>;
-template <class P>
+template <Platform P>
 using mutex_part7_pooled_cancel_fixed = basic_mutex_part7<P, async_helpers::kPart3CancelFixed>;
-template <class P>
+template <Platform P>
 using mutex_part7_cancel_handoff = basic_mutex_part7<P, async_helpers::kPart2CancelHandoff>;
-template <class P>
+template <Platform P>
 using mutex_part7_pooled_cancel_handoff = basic_mutex_part7<P, async_helpers::kPart3CancelHandoff>;
 
 }  // namespace syncstress

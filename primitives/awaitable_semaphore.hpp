@@ -5,10 +5,14 @@
 // description on document 003's pattern. With no published text to keep, the memory orders
 // are the correct ones. Deviation: the kind interface's names acquire() (= the awaiter) and
 // release() (= set()) are added as thin forwarding members.
+// Variants: part 2 or part 3 resumption, the corrected unlink, and the hand-off of a destroyed
+// granted waiter's token (awaitable_hand_off.hpp).
 #pragma once
 
 #include <cstdint>
 
+#include "platform/platform.hpp"
+#include "primitives/awaitable_hand_off.hpp"
 #include "primitives/awaitable_library.hpp"
 
 namespace syncstress {
@@ -18,9 +22,9 @@ namespace async_helpers {
 /// tokens_: how many awaits may complete without waiting, >= 0. Transitions: a claim n -> n-1
 /// (n > 0); set_many(k) first hands tokens straight to queued waiters (tokens_ stays 0 while
 /// anyone waits), then adds what is left.
-template <class P, library_options kOptions>
-struct semaphore_state : awaitable_state<P, semaphore_state<P, kOptions>, kOptions> {
-  using base = awaitable_state<P, semaphore_state<P, kOptions>, kOptions>;
+template <Platform P, library_options kOptions>
+struct semaphore_state : awaitable_state_for<P, semaphore_state<P, kOptions>, kOptions> {
+  using base = awaitable_state_for<P, semaphore_state<P, kOptions>, kOptions>;
   using typename base::extra_await_data;
   using typename base::node_list;
 
@@ -53,10 +57,12 @@ struct semaphore_state : awaitable_state<P, semaphore_state<P, kOptions>, kOptio
 
 /// Part 6: an awaitable counting semaphore. `co_await s.acquire()` takes a token, waiting in
 /// FIFO order when there is none; release()/set() returns one, set_many(n) returns n.
-template <class P, async_helpers::library_options kOptions>
+template <Platform P, async_helpers::library_options kOptions>
 class basic_semaphore_part6
-    : public async_helpers::awaitable_sync_object<async_helpers::semaphore_state<P, kOptions>> {
-  using base = async_helpers::awaitable_sync_object<async_helpers::semaphore_state<P, kOptions>>;
+    : public async_helpers::awaitable_sync_object_for<async_helpers::semaphore_state<P, kOptions>,
+                                                      kOptions> {
+  using base = async_helpers::awaitable_sync_object_for<async_helpers::semaphore_state<P, kOptions>,
+                                                        kOptions>;
   using state = async_helpers::semaphore_state<P, kOptions>;
 
  public:
@@ -73,15 +79,15 @@ class basic_semaphore_part6
   void set_many(std::int64_t n) { this->action_impl(&state::set_many, n); }
 };
 
-template <class P>
+template <Platform P>
 using semaphore_part6 = basic_semaphore_part6<P, async_helpers::kPart2>;
-template <class P>
+template <Platform P>
 using semaphore_part6_pooled = basic_semaphore_part6<P, async_helpers::kPart3>;
-template <class P>
+template <Platform P>
 using semaphore_part6_cancel_fixed = basic_semaphore_part6<P, async_helpers::kPart2CancelFixed>;
-template <class P>
+template <Platform P>
 using semaphore_part6_cancel_handoff = basic_semaphore_part6<P, async_helpers::kPart2CancelHandoff>;
-template <class P>
+template <Platform P>
 using semaphore_part6_pooled_cancel_handoff =
     basic_semaphore_part6<P, async_helpers::kPart3CancelHandoff>;
 

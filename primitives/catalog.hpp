@@ -1,10 +1,10 @@
 // The one explicit list of every primitive under test.
 //
-// Each line of SYNCSTRESS_PRIMITIVES names a `template <class P> class` (or alias template)
+// Each line of SYNCSTRESS_PRIMITIVES names a `template <Platform P> class` (or alias template)
 // from primitives/, its kind, whether it is used from threads (sync) or coroutines (async),
 // the source it follows, what it claims, and one line of description. Consumers expand the
 // list with their own X: `syncstress list primitives` turns it into PrimitiveInfo rows, the
-// scenario families instantiate each template on sim and real.
+// scenario families instantiate each template on the platforms they run on.
 //
 // The interface each kind must offer is described in primitives/README.md ("Kind interfaces").
 #pragma once

@@ -1,10 +1,12 @@
 // Document 004: the cooperative semaphore of the ConcRT "How to: Use the Context Class"
-// article, and its scoped_lock (lines 216-264, 316-334), as published.
+// article (document 004 lines 92-140, `class semaphore`) and its scoped_lock (document 004
+// lines 193-210, `class scoped_lock`), as published.
 //
-// Replacements: atomic<long long> -> P::atomic<std::int64_t>; `--_semaphore_count < 0`
-// (line 230) -> fetch_sub(1) - 1 < 0 and `++_semaphore_count <= 0` (241) -> fetch_add(1) + 1
-// <= 0, both seq_cst like the operators; concurrent_queue<Context*> -> locked_queue of
-// P::parker* (see primitives/detail/locked_queue.hpp: P::mutex-guarded, same contract);
+// Replacements: atomic<long long> -> P::atomic<std::int64_t>; the decrement (document 004
+// line 106, `--_semaphore_count < 0`) -> fetch_sub(1) - 1 < 0 and the increment (document 004
+// line 117, `++_semaphore_count <= 0`) -> fetch_add(1) + 1 <= 0, both seq_cst like the
+// operators; concurrent_queue<Context*> -> locked_queue of P::parker* (see
+// primitives/detail/locked_queue.hpp: P::mutex-guarded, same contract);
 // Context::CurrentContext() -> P::current_parker(); Context::Block() -> park() on the current
 // parker; Context::Unblock() -> unpark() (both keep the permit semantics the article relies
 // on: an Unblock before the Block is not lost); Context::Yield() -> P::yield().
@@ -19,7 +21,7 @@
 namespace syncstress {
 
 /// A counting semaphore that blocks cooperatively: at most `capacity` holders at once.
-template <class P>
+template <Platform P>
 class cooperative_semaphore {
  public:
   /// Allows `capacity` concurrent holders.

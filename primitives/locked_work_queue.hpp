@@ -11,7 +11,7 @@
 
 namespace syncstress {
 
-template <class P>
+template <Platform P>
 class locked_work_queue {
  public:
   locked_work_queue() = default;

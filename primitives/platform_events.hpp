@@ -8,7 +8,7 @@
 namespace syncstress {
 
 /// P::auto_reset_event: each set() releases one wait.
-template <class P>
+template <Platform P>
 class platform_auto_reset_event {
  public:
   static constexpr bool kAutoReset = true;
@@ -23,15 +23,13 @@ class platform_auto_reset_event {
   void reset() { event_.reset(); }
   /// Blocks until it consumes a signal.
   void wait() { event_.wait(); }
-  /// Consumes the signal if set; never blocks.
-  bool try_wait() { return event_.try_wait(); }
 
  private:
   typename P::auto_reset_event event_;
 };
 
 /// P::manual_reset_event: set() releases everyone until reset().
-template <class P>
+template <Platform P>
 class platform_manual_reset_event {
  public:
   static constexpr bool kAutoReset = false;
@@ -46,8 +44,6 @@ class platform_manual_reset_event {
   void reset() { event_.reset(); }
   /// Blocks until the event is set.
   void wait() { event_.wait(); }
-  /// True if set; never blocks.
-  bool try_wait() { return event_.try_wait(); }
 
  private:
   typename P::manual_reset_event event_;

@@ -6,7 +6,7 @@
 
 namespace syncstress {
 
-template <class P>
+template <Platform P>
 class platform_mutex {
  public:
   platform_mutex() = default;

@@ -1,39 +1,45 @@
 // Document 001 (part 8 of the series): the awaitable shared mutex, exactly as published, on
 // the awaitable library (primitives/awaitable_library.hpp) with part 5's calc_claim.
 //
-// Kept as published, bugs included (document 001 names the first two itself, lines 159-163):
-//   - shared claims (fast and slow) succeed while an exclusive waiter is queued (lines 46-52,
-//     64-80), so readers can starve a writer;
-//   - the last unlock_shared leaves the mutex free before resume_a_bunch runs, so a newcomer
-//     can steal it (lines 93-99, 107-124);
-//   - unlock_shared compares fetch_add(-1)'s OLD value with 0 (line 95-96): the last reader
-//     (old value 1) never calls resume_a_bunch, so waiters queued behind readers are not
-//     resumed (a lost wake-up);
-//   - every store/RMW on `owners` in the unlock paths is relaxed (lines 95, 123): nothing
-//     publishes the critical section to the next owner (invisible on sim, which is SC).
+// Kept as published, bugs included (the author calls it broken and names the first two,
+// document 001 lines 159-163, `broken`):
+//   - shared claims (fast and slow) succeed while an exclusive waiter is queued (document 001
+//     lines 46-52 and 64-80, `shared_transition`), so readers can starve a writer;
+//   - were the last-reader test right, the mutex would be free between the last unlock_shared
+//     and resume_a_bunch, and a newcomer could steal it (document 001 lines 93-99 and 107-124,
+//     `resume_a_bunch`); the next bug masks this one;
+//   - unlock_shared compares fetch_add(-1)'s OLD value with 0 (document 001 lines 95-96,
+//     `owners.fetch_add`): the last reader (old value 1) never calls resume_a_bunch, so
+//     waiters queued behind readers are not resumed (a lost wake-up);
+//   - every store/RMW on `owners` in the unlock paths is relaxed (document 001 lines 96 and
+//     123, `memory_order_relaxed`): nothing publishes the critical section to the next owner
+//     (invisible on sim, which is SC).
 // Deviations: `owners` is P::atomic<int> initialised to 0 (std::atomic<int> is value-
 // initialised in C++20, so the same value); the forward declaration that the specialization
-// at lines 16-22 needs; lock()/unlock() forward to lock_exclusive()/unlock_exclusive() for
-// the kind interface; this-> for the dependent base.
+// needs (document 001 lines 16-22, `extra_await_data`); lock()/unlock() forward to
+// lock_exclusive()/unlock_exclusive() for the kind interface; this-> for the dependent base.
 #pragma once
 
+#include "platform/platform.hpp"
 #include "primitives/awaitable_library.hpp"
 
 namespace syncstress {
 
 namespace async_helpers {
 
-template <class P, library_options kOptions>
+template <Platform P, library_options kOptions>
 struct shared_mutex_part8_state;
 
-/// Lines 16-22: each waiter says whether it wants an exclusive or a shared claim.
-template <class P, library_options kOptions>
+/// document 001 lines 16-22 (`extra_await_data`): each waiter says whether it wants an
+/// exclusive or a shared claim.
+template <Platform P, library_options kOptions>
 struct extra_await_data<shared_mutex_part8_state<P, kOptions>> {
   extra_await_data(bool kind) : exclusive(kind) {}
   bool exclusive;
 };
 
-template <class P, library_options kOptions>
+/// document 001 lines 28-125 (`awaitable_shared_mutex_state`)
+template <Platform P, library_options kOptions>
 struct shared_mutex_part8_state
     : awaitable_state<P, shared_mutex_part8_state<P, kOptions>, kOptions> {
   using base = awaitable_state<P, shared_mutex_part8_state<P, kOptions>, kOptions>;
@@ -76,7 +82,8 @@ struct shared_mutex_part8_state
   void unlock_exclusive(node_list& list) { resume_a_bunch(list); }
 
   void unlock_shared(node_list& list) {
-    // As published (line 95-96): relaxed pairs with nothing, and the OLD value is compared.
+    // As published (document 001 lines 95-96, `owners.fetch_add`): relaxed pairs with
+    // nothing, and the OLD value is compared.
     if (owners.fetch_add(-1, std::memory_order_relaxed) == 0) {
       resume_a_bunch(list);
     }
@@ -97,17 +104,17 @@ struct shared_mutex_part8_state
         peek = this->peek_head();
       } while (peek && !peek->exclusive);
     }
-    // As published (line 123): relaxed pairs with nothing.
+    // As published (document 001 line 123, `owners.store`): relaxed pairs with nothing.
     owners.store(count, std::memory_order_relaxed);
   }
 };
 
 }  // namespace async_helpers
 
-/// Document 001's awaitable_shared_mutex. `co_await m.lock_exclusive()` / `lock_shared()`;
-/// unlock with the matching unlock_exclusive() / unlock_shared(). Awaiting the mutex itself
-/// is deleted (line 139).
-template <class P, async_helpers::library_options kOptions>
+/// document 001 lines 135-153 (`awaitable_shared_mutex`). `co_await m.lock_exclusive()` /
+/// `lock_shared()`; unlock with the matching unlock_exclusive() / unlock_shared(). Awaiting
+/// the mutex itself is deleted (document 001 line 139, `operator co_await() = delete`).
+template <Platform P, async_helpers::library_options kOptions>
 class basic_shared_mutex_part8 : public async_helpers::awaitable_sync_object<
                                      async_helpers::shared_mutex_part8_state<P, kOptions>> {
   using state = async_helpers::shared_mutex_part8_state<P, kOptions>;
@@ -132,9 +139,9 @@ class basic_shared_mutex_part8 : public async_helpers::awaitable_sync_object<
   void unlock() { unlock_exclusive(); }
 };
 
-template <class P>
+template <Platform P>
 using shared_mutex_part8 = basic_shared_mutex_part8<P, async_helpers::kPart2>;
-template <class P>
+template <Platform P>
 using shared_mutex_part8_pooled = basic_shared_mutex_part8<P, async_helpers::kPart3>;
 
 }  // namespace syncstress

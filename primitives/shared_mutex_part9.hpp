@@ -14,28 +14,32 @@
 //   - resumed waiters already own the mutex and do not claim again (the library's
 //     await_resume only clears the handle).
 // Memory orders are the correct ones: claims acquire (calc_claim), releases release.
+// Variants: part 2 or part 3 resumption, the corrected unlink, and the hand-off of a destroyed
+// granted waiter's ownership (awaitable_hand_off.hpp).
 #pragma once
 
+#include "platform/platform.hpp"
+#include "primitives/awaitable_hand_off.hpp"
 #include "primitives/awaitable_library.hpp"
 
 namespace syncstress {
 
 namespace async_helpers {
 
-template <class P, library_options kOptions>
+template <Platform P, library_options kOptions>
 struct shared_mutex_part9_state;
 
 /// Each waiter says whether it wants an exclusive or a shared claim.
-template <class P, library_options kOptions>
+template <Platform P, library_options kOptions>
 struct extra_await_data<shared_mutex_part9_state<P, kOptions>> {
   extra_await_data(bool kind) : exclusive(kind) {}
   bool exclusive;
 };
 
-template <class P, library_options kOptions>
+template <Platform P, library_options kOptions>
 struct shared_mutex_part9_state
-    : awaitable_state<P, shared_mutex_part9_state<P, kOptions>, kOptions> {
-  using base = awaitable_state<P, shared_mutex_part9_state<P, kOptions>, kOptions>;
+    : awaitable_state_for<P, shared_mutex_part9_state<P, kOptions>, kOptions> {
+  using base = awaitable_state_for<P, shared_mutex_part9_state<P, kOptions>, kOptions>;
   using typename base::extra_await_data;
   using typename base::node_list;
 
@@ -123,9 +127,10 @@ struct shared_mutex_part9_state
 }  // namespace async_helpers
 
 /// The repaired shared mutex: FIFO by arrival among waiters, writers never starved.
-template <class P, async_helpers::library_options kOptions>
-class basic_shared_mutex_part9 : public async_helpers::awaitable_sync_object<
-                                     async_helpers::shared_mutex_part9_state<P, kOptions>> {
+template <Platform P, async_helpers::library_options kOptions>
+class basic_shared_mutex_part9
+    : public async_helpers::awaitable_sync_object_for<
+          async_helpers::shared_mutex_part9_state<P, kOptions>, kOptions> {
   using state = async_helpers::shared_mutex_part9_state<P, kOptions>;
 
  public:
@@ -148,20 +153,20 @@ class basic_shared_mutex_part9 : public async_helpers::awaitable_sync_object<
   void unlock() { unlock_exclusive(); }
 };
 
-template <class P>
+template <Platform P>
 using shared_mutex_part9 = basic_shared_mutex_part9<P, async_helpers::kPart2>;
-template <class P>
+template <Platform P>
 using shared_mutex_part9_pooled = basic_shared_mutex_part9<P, async_helpers::kPart3>;
-template <class P>
+template <Platform P>
 using shared_mutex_part9_cancel_fixed =
     basic_shared_mutex_part9<P, async_helpers::kPart2CancelFixed>;
-template <class P>
+template <Platform P>
 using shared_mutex_part9_pooled_cancel_fixed =
     basic_shared_mutex_part9<P, async_helpers::kPart3CancelFixed>;
-template <class P>
+template <Platform P>
 using shared_mutex_part9_cancel_handoff =
     basic_shared_mutex_part9<P, async_helpers::kPart2CancelHandoff>;
-template <class P>
+template <Platform P>
 using shared_mutex_part9_pooled_cancel_handoff =
     basic_shared_mutex_part9<P, async_helpers::kPart3CancelHandoff>;
 

@@ -9,7 +9,7 @@
 
 namespace syncstress {
 
-template <class P>
+template <Platform P>
 class ticket_mutex {
  public:
   ticket_mutex() = default;

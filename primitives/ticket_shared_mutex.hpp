@@ -13,7 +13,7 @@
 
 namespace syncstress {
 
-template <class P>
+template <Platform P>
 class ticket_shared_mutex {
  public:
   ticket_shared_mutex() = default;

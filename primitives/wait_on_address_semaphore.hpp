@@ -8,7 +8,7 @@
 
 namespace syncstress {
 
-template <class P>
+template <Platform P>
 class wait_on_address_semaphore {
  public:
   /// Creates the semaphore with `initial_tokens` tokens (0 <= initial_tokens < 2^31).

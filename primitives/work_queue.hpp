@@ -1,5 +1,6 @@
 // Document 002: the many-producer, single-consumer work queue on a lock-free list, first woken
-// by an auto-reset event (lines 15-57), then by a counter with WaitOnAddress (lines 65-111).
+// by an auto-reset event (document 002 lines 15-57, `CreateEvent`), then by a counter with
+// WaitOnAddress (document 002 lines 65-111, `WaitOnAddress`).
 //
 // Both as published. Replacements: SLIST_HEADER, InterlockedPushEntrySList,
 // InterlockedFlushSList -> primitives_detail::intrusive_slist (P::atomic compare-exchange and
@@ -7,7 +8,7 @@
 // SetEvent / WaitForSingleObject(INFINITE) -> set / wait; LONG + InterlockedIncrement ->
 // P::atomic<std::int32_t>::fetch_add (seq_cst, a full barrier like the Interlocked call);
 // WaitOnAddress / WakeByAddressSingle -> P::wait_on_address / P::wake_by_address_single; the
-// plain read `PreviousAvailable = WorkAvailable` (line 100) -> an acquire load.
+// plain read (document 002 line 100, `PreviousAvailable = WorkAvailable`) -> an acquire load.
 // Deviations, for the kind interface: the work item carries an int64 value; the consumer's
 // endless loop becomes consume_once(process), ONE iteration of it, so the scenario decides
 // when to stop; ConsumeWork's local PreviousAvailable becomes a consumer-only member.
@@ -24,7 +25,8 @@ namespace syncstress {
 
 namespace primitives_detail {
 
-/// Processes and frees a flushed list in the order found (document 002 lines 48-53, 102-107).
+/// Processes and frees a flushed list in the order found (document 002 lines 48-53 and
+/// 102-107, `ProcessWorkItem`).
 template <class F>
 void process_and_free(work_item* entry, F& process) {
   while (entry) {
@@ -44,7 +46,7 @@ inline void free_all(work_item* entry) {
 
 /// Document 002, first form: producers set an auto-reset event when they push onto an empty
 /// list; the consumer waits on the event, then flushes and processes everything.
-template <class P>
+template <Platform P>
 class work_queue_auto_reset_event {
  public:
   work_queue_auto_reset_event() = default;
@@ -77,7 +79,7 @@ class work_queue_auto_reset_event {
 /// Document 002, second form: producers bump a counter and wake the consumer when they push
 /// onto an empty list; the consumer waits for the counter to differ from the value it saw,
 /// captures the new value, then flushes and processes (wait, capture, flush: as published).
-template <class P>
+template <Platform P>
 class work_queue_wait_on_address {
  public:
   work_queue_wait_on_address() = default;

@@ -1,4 +1,4 @@
-// cancel_unlink::hand_off (primitives/awaitable_library.hpp): a waiter destroyed after a
+// cancel_unlink::hand_off (primitives/awaitable_hand_off.hpp): a waiter destroyed after a
 // release granted it leaves the releaser's list and hands its grant on; it is never resumed.
 //   - deterministic, on Real and Sim: the first waiter of a two-waiter release destroys the
 //     second from inside its critical section (the releaser is the destroyer's own thread, so
@@ -177,19 +177,30 @@ TEST(CancelHandoff, TheCorrectedUnlinkResumesTheSameDestroyedBunchmate) {
 
 // ---- random schedules: a canceller thread racing the releaser ------------------------------
 
-// What the canceller looks at: the waiter's node, reached through the awaiter it keeps in its
-// frame. A white-box peek at a field the library guards with its mutex; sound on sim only,
-// where threads are fibers of one OS thread and a plain read is not a scheduling point, so
+// What the canceller looks at: the stage of the waiter's node, reached through the awaiter it
+// keeps in its frame. A white-box peek at a field the library guards with its mutex; sound on sim
+// only, where threads are fibers of one OS thread and a plain read is not a scheduling point, so
 // the canceller's look and its destroy happen in one step.
 struct Probe {
-  const async_helpers::impl::node_handle* node = nullptr;
+  const async_helpers::impl::node_stage* stage = nullptr;
   bool ran = false;
+
+  // The corrected unlink's nodes have no stage: they read as queued until W runs.
+  template <class Node>
+  void watch(const Node& node) {
+    static constexpr auto kNoStage = async_helpers::impl::node_stage::queued;
+    if constexpr (requires { node.stage; }) {
+      stage = &node.stage;
+    } else {
+      stage = &kNoStage;
+    }
+  }
 };
 
 template <class M>
 task<Sim> probed_waiter(M& m, Probe& probe) {
   auto awaiter = m.lock();
-  probe.node = &awaiter.node_;
+  probe.watch(awaiter.node_);
   co_await awaiter;
   probe.ran = true;
   m.unlock();
@@ -235,7 +246,7 @@ void race_destroy_at(async_helpers::impl::node_stage target, RaceCounts& counts)
   Sim::thread canceller([&] {
     for (;;) {
       if (probe.ran) return;
-      const auto stage = probe.node->stage;
+      const auto stage = *probe.stage;
       if (stage == target) {
         ++counts.destroyed;  // first: an execution that fails during destroy() ends there
         counts.destroyed_in_latest = true;
@@ -279,8 +290,8 @@ TEST(CancelHandoff, RandomSchedulesDestroyingAGrantedWaiterLoseNothingAndNeverRe
 }
 
 TEST(CancelHandoff, RandomSchedulesFailTheCorrectedUnlinkWhenAGrantedWaiterIsDestroyed) {
-  // The corrected variant never sets node stages: its nodes look `queued` throughout, so the
-  // canceller destroys W while queued or granted, whichever it finds first.
+  // The corrected variant's nodes have no stage and read as queued throughout (Probe::watch),
+  // so the canceller destroys W while queued or granted, whichever it finds first.
   RaceCounts counts;
   int failed = 0;
   for_each_execution_on_sim(
@@ -325,8 +336,8 @@ TEST(CancelHandoff, DestroyingACommittedWaiterStaysTheCallersRace) {
 
 // ---- try_cancel: cancellation as a request (hand_off only) ---------------------------------
 
-// Compile time: only the hand_off variants offer try_cancel; the others have no such member
-// (awaitable_sync_object::try_cancel's constraint fails), on every platform.
+// Compile time: only the hand_off variants offer try_cancel (hand_off_sync_object has it, the
+// document's awaitable_sync_object does not), on every platform.
 template <template <class> class M, class... Platforms>
 constexpr bool kOffersTryCancelOnAll = (cancellable_by_request<M<Platforms>> && ...);
 template <template <class> class M, class... Platforms>
@@ -628,7 +639,7 @@ TEST(CancelHandoff, SharedMutexReaderWithdrawnByItsBunchmateUnlocksSoTheWriterEn
 template <class M>
 task<Sim> probed_taker(M& m, Probe& probe, int& owners) {
   auto awaiter = m.take();
-  probe.node = &awaiter.node_;
+  probe.watch(awaiter.node_);
   co_await awaiter;
   probe.ran = true;
   Sim::check(++owners == 1, "the probed waiter got through beside another owner");
@@ -681,9 +692,9 @@ void race_try_cancel(async_helpers::impl::node_stage target, TryCancelCounts& co
   w.start();
   take_alone_give(m, owners, x_ran).start(x_done);
   Sim::thread canceller([&] {
-    while (!probe.ran && probe.node->stage < target) Sim::yield();
+    while (!probe.ran && *probe.stage < target) Sim::yield();
     const bool seen_granted =
-        !probe.ran && probe.node->stage == async_helpers::impl::node_stage::granted;
+        !probe.ran && *probe.stage == async_helpers::impl::node_stage::granted;
     if (m.try_cancel(w.handle())) {
       Sim::check(!probe.ran, "try_cancel withdrew a waiter that had already run");
       if (seen_granted) ++counts.withdrawn_while_granted;

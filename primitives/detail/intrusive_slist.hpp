@@ -20,7 +20,7 @@ struct work_item {
 };
 
 /// A Treiber stack with push and flush-all.
-template <class P>
+template <Platform P>
 class intrusive_slist {
  public:
   intrusive_slist() = default;

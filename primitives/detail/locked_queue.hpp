@@ -12,7 +12,7 @@
 
 namespace syncstress::primitives_detail {
 
-template <class P, class T>
+template <Platform P, class T>
 class locked_queue {
  public:
   locked_queue() = default;

@@ -13,7 +13,7 @@ namespace syncstress::relacy_planted {
 /// A futex lock whose unlock stores with memory_order_relaxed: mutual exclusion holds on every
 /// interleaving, but nothing orders one holder's writes before the next holder's reads, so
 /// Relacy reports a data race on the guarded cell.
-template <class P>
+template <Platform P>
 class relaxed_unlock_mutex {
  public:
   void lock() {
@@ -30,7 +30,7 @@ class relaxed_unlock_mutex {
 
 /// A futex lock whose unlock forgets to wake a sleeper: the next waiter sleeps for ever once
 /// the holders are done, which Relacy reports as a deadlock (a lost wake-up).
-template <class P>
+template <Platform P>
 class forgetful_wake_mutex {
  public:
   void lock() {
