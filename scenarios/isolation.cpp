@@ -14,12 +14,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <stdexcept>
 #include <system_error>
 #include <vector>
 
 #include "sim/runtime.hpp"
+#include "util/lines.hpp"
 
 namespace syncstress::scenarios {
 namespace {
@@ -312,13 +312,6 @@ void describe_ending(const ChildEnding& e, double timeout_seconds, Violation& v)
 }  // namespace
 
 void set_in_flight(const InFlight* in_flight) { g_in_flight = in_flight; }
-
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 void note_progress() noexcept { g_progress.fetch_add(1, std::memory_order_relaxed); }
 

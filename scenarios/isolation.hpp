@@ -55,9 +55,6 @@ CellResult run_isolated(const std::function<CellResult()>& work, const CellResul
 ReplayOutcome replay_isolated(const std::function<ReplayOutcome()>& work, const Violation& identity,
                               double timeout_seconds, double stall);
 
-/// `text` cut at its newlines (a trace, one step per line).
-std::vector<std::string> split_lines(const std::string& text);
-
 /// Whether work runs in child processes: yes, unless SYNCSTRESS_NO_FORK=1 (for debuggers).
 bool isolation_enabled();
 

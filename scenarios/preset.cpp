@@ -2,9 +2,9 @@
 
 #include <fstream>
 
-#include "cli/names.hpp"
 #include "cli/presets.hpp"
-#include "runner.hpp"
+#include "util/known_names.hpp"
+#include "util/usage_error.hpp"
 
 namespace syncstress::scenarios {
 namespace {
@@ -96,7 +96,7 @@ Preset find_preset(const std::string& name) {
     if (summary.name == name) return load_preset(summary.path);
     names.push_back(summary.name);
   }
-  cli::require_known_name("scenario", "--scenario", name, names);
+  require_known_name("scenario", "--scenario", name, names);
   throw UsageError("scenario '" + name + "' vanished while it was being read");
 }
 

@@ -13,7 +13,8 @@
 #include <system_error>
 #include <vector>
 
-#include "report/concat.hpp"
+#include "util/concat.hpp"
+#include "util/lines.hpp"
 
 namespace syncstress::scenarios::relacy {
 namespace {
@@ -89,11 +90,6 @@ Finished run_program(const std::vector<std::string>& argv, double timeout_second
   if (WIFEXITED(status)) f.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) f.signal = WTERMSIG(status);
   return f;
-}
-
-std::string first_line(const std::string& text) {
-  const auto end = text.find('\n');
-  return end == std::string::npos ? text : text.substr(0, end);
 }
 
 std::vector<std::string> common_arguments(const CellSpec& spec) {

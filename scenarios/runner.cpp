@@ -11,7 +11,6 @@
 #include <tuple>
 #include <variant>
 
-#include "cli/names.hpp"
 #include "scenarios/cell.hpp"
 #include "scenarios/isolation.hpp"
 #include "scenarios/judge.hpp"
@@ -23,6 +22,9 @@
 #include "schedules/schedule_codec.hpp"
 #include "schedules/strategy_factory.hpp"
 #include "sim/runtime.hpp"
+#include "util/known_names.hpp"
+#include "util/lines.hpp"
+#include "util/shell_quote.hpp"
 
 namespace syncstress {
 namespace scenarios {
@@ -103,17 +105,6 @@ class Metrics {
   std::uint64_t jain_count_ = 0;
 };
 
-std::string shell_word(const std::string& s) {
-  if (s.find_first_not_of(
-          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:/=~,") ==
-      std::string::npos) {
-    return s;
-  }
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 /// Everything needed to run executions of one cell.
 struct Cell {
   Preset preset;
@@ -147,7 +138,7 @@ struct Cell {
                        preset.file.parent_path().filename() == "scenarios";
     std::string cmd = "syncstress replay --schedule " + schedule;
     cmd += named ? " --scenario " : " --preset ";
-    cmd += shell_word(named ? preset.name : preset.file.string());
+    cmd += shell_quote(named ? preset.name : preset.file.string());
     cmd += " --primitive ";
     cmd += primitive->name;
     for (const auto& [k, v] : overrides) {
@@ -155,7 +146,7 @@ struct Cell {
       assignment += '=';
       assignment += v;
       cmd += " --set ";
-      cmd += shell_word(assignment);
+      cmd += shell_quote(assignment);
     }
     return cmd;
   }
@@ -369,7 +360,7 @@ std::vector<const PrimitiveInfo*> primitives_for(const Preset& preset,
   if (!wanted.empty()) {
     const auto names = primitive_names();
     for (const auto& name : wanted) {
-      cli::require_known_name("primitive", "--primitive", name, names);
+      require_known_name("primitive", "--primitive", name, names);
       const auto* p = find_primitive(name);
       if (p->kind != preset.kind || !applies(preset.family, p->kind, p->mode)) {
         throw UsageError("--primitive " + name + ": a " + std::string(to_string(p->mode)) + " " +
@@ -406,7 +397,7 @@ RunOutcome run_matrix(const RunConfig& config) {
     for (const auto& s : relacy_strategy_catalog()) names.emplace_back(s.name);
     try {
       const auto [name, params] = parse_strategy_description(*config.schedule);
-      cli::require_known_name("schedule", "--schedule", name, names);
+      require_known_name("schedule", "--schedule", name, names);
       // Parameters are checked before any cell runs.
       if (is_relacy_strategy(name)) {
         make_relacy_search(name, params);
@@ -545,7 +536,7 @@ ReplayOutcome replay(const ReplayConfig& config) {
   const Preset preset =
       config.preset_file ? load_preset(*config.preset_file) : find_preset(config.scenario);
   const auto names = primitive_names();
-  cli::require_known_name("primitive", "--primitive", config.primitive, names);
+  require_known_name("primitive", "--primitive", config.primitive, names);
   const Cell cell = make_cell(preset, *find_primitive(config.primitive), config.overrides);
   if (is_relacy_schedule_string(config.schedule)) {
     if (!runs_on_relacy(*cell.primitive, preset.family)) {

@@ -16,13 +16,9 @@
 #include <string_view>
 #include <vector>
 
-namespace syncstress {
+#include "util/usage_error.hpp"
 
-/// A mistake in the user's input: a message that says what to fix. Exit code 2.
-class UsageError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+namespace syncstress {
 
 /// How much the run prints on stdout/stderr besides errors.
 enum class Verbosity { quiet, normal, verbose };

@@ -152,12 +152,5 @@ TEST(Report, ReadRejectsAReportMissingARequiredCellField) {
   }
 }
 
-TEST(Report, ShellQuoteLeavesPlainWordsAndQuotesTheRest) {
-  EXPECT_EQ(report::shell_quote("pct:d=3,k=10"), "pct:d=3,k=10");
-  EXPECT_EQ(report::shell_quote("a b"), "'a b'");
-  EXPECT_EQ(report::shell_quote(""), "''");
-  EXPECT_EQ(report::shell_quote("$(x)"), "'$(x)'");
-}
-
 }  // namespace
 }  // namespace syncstress

@@ -4,8 +4,8 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
-#include "report/concat.hpp"
-#include "runner.hpp"
+#include "util/concat.hpp"
+#include "util/usage_error.hpp"
 #include "version.hpp"
 
 namespace syncstress::cli {

@@ -4,11 +4,11 @@
 #include <ostream>
 
 #include "cli/commands.hpp"
-#include "cli/names.hpp"
 #include "cli/presets.hpp"
 #include "cli/schedule_names.hpp"
 #include "primitives/catalog.hpp"
-#include "report/concat.hpp"
+#include "util/concat.hpp"
+#include "util/known_names.hpp"
 
 namespace syncstress::cli {
 namespace {

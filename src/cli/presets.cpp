@@ -5,8 +5,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "report/concat.hpp"
-#include "runner.hpp"
+#include "util/concat.hpp"
+#include "util/usage_error.hpp"
 
 namespace syncstress::cli {
 

@@ -3,13 +3,13 @@
 #include <ostream>
 
 #include "cli/commands.hpp"
-#include "cli/names.hpp"
 #include "cli/numbers.hpp"
 #include "cli/presets.hpp"
 #include "primitives/catalog.hpp"
-#include "report/concat.hpp"
 #include "report/report.hpp"
 #include "runner.hpp"
+#include "util/concat.hpp"
+#include "util/known_names.hpp"
 
 namespace syncstress::cli {
 namespace {

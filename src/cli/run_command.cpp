@@ -4,14 +4,14 @@
 #include <ostream>
 
 #include "cli/commands.hpp"
-#include "cli/names.hpp"
 #include "cli/numbers.hpp"
 #include "cli/presets.hpp"
 #include "cli/schedule_names.hpp"
 #include "primitives/catalog.hpp"
-#include "report/concat.hpp"
 #include "report/report.hpp"
 #include "runner.hpp"
+#include "util/concat.hpp"
+#include "util/known_names.hpp"
 
 namespace syncstress::cli {
 namespace {

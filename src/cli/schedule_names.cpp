@@ -1,10 +1,10 @@
 #include "cli/schedule_names.hpp"
 
-#include "cli/names.hpp"
-#include "report/concat.hpp"
-#include "runner.hpp"
 #include "schedules/relacy_strategies.hpp"
 #include "schedules/strategy_factory.hpp"
+#include "util/concat.hpp"
+#include "util/known_names.hpp"
+#include "util/usage_error.hpp"
 
 namespace syncstress::cli {
 

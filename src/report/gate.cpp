@@ -8,8 +8,8 @@
 #include <sstream>
 #include <tuple>
 
-#include "report/concat.hpp"
 #include "runner.hpp"
+#include "util/concat.hpp"
 
 namespace syncstress::report {
 namespace {

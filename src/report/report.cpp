@@ -14,7 +14,8 @@
 #include <thread>
 
 #include "report/atomic_file.hpp"
-#include "report/concat.hpp"
+#include "util/concat.hpp"
+#include "util/shell_quote.hpp"
 #include "version.hpp"
 
 namespace syncstress::report {
@@ -121,23 +122,6 @@ Context current_context(const std::vector<std::string>& command_line) {
       .build_type = kBuildType,
       .command_line = command_line,
   };
-}
-
-std::string shell_quote(const std::string& word) {
-  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) ||
-           std::string_view("-_./:=,+@%").find(c) != std::string_view::npos;
-  });
-  if (plain) return word;
-  std::string quoted = "'";
-  for (char c : word) {
-    if (c == '\'') {
-      quoted += "'\\''";
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + "'";
 }
 
 std::string replay_command(const RunConfig& config, const CellResult& cell,

@@ -38,9 +38,6 @@ std::string utc_file_stamp_now();
 std::string replay_command(const RunConfig& config, const CellResult& cell,
                            const Violation& violation);
 
-/// Quotes `word` for a POSIX shell when it needs it.
-std::string shell_quote(const std::string& word);
-
 /// The whole report document.
 nlohmann::json build_report(const Context& context, const RunConfig& config,
                             const RunOutcome& outcome);
