@@ -18,6 +18,7 @@
 #include <system_error>
 #include <vector>
 
+#include "scenarios/outcome_json.hpp"
 #include "sim/runtime.hpp"
 #include "util/lines.hpp"
 
@@ -110,72 +111,6 @@ void install_handlers(double stall) {
 void stop_watchdog() {
   itimerval off{};
   setitimer(ITIMER_REAL, &off, nullptr);
-}
-
-json violation_to_json(const Violation& v) {
-  return {{"property", v.property},
-          {"message", v.message},
-          {"seed", v.seed},
-          {"schedule", v.schedule},
-          {"replay_command", v.replay_command},
-          {"trace", v.trace}};
-}
-
-Violation violation_from_json(const json& v) {
-  Violation out;
-  out.property = v.at("property").get<std::string>();
-  out.message = v.at("message").get<std::string>();
-  out.seed = v.at("seed").get<std::uint64_t>();
-  out.schedule = v.at("schedule").get<std::string>();
-  out.replay_command = v.at("replay_command").get<std::string>();
-  out.trace = v.at("trace").get<std::vector<std::string>>();
-  return out;
-}
-
-json to_json(const CellResult& c) {
-  json violations = json::array();
-  for (const auto& v : c.violations) violations.push_back(violation_to_json(v));
-  return {{"primitive", c.primitive},
-          {"scenario", c.scenario},
-          {"schedule", c.schedule},
-          {"verdict", std::string(to_string(c.verdict))},
-          {"executions", c.executions},
-          {"steps", c.steps},
-          {"elapsed_seconds", c.elapsed_seconds},
-          {"parameters", c.parameters},
-          {"metrics", c.metrics},
-          {"violations", violations},
-          {"error", c.error}};
-}
-
-CellResult from_json(const json& j) {
-  CellResult c;
-  c.primitive = j.at("primitive").get<std::string>();
-  c.scenario = j.at("scenario").get<std::string>();
-  c.schedule = j.at("schedule").get<std::string>();
-  c.verdict = verdict_from_string(j.at("verdict").get<std::string>()).value_or(Verdict::error);
-  c.executions = j.at("executions").get<std::uint64_t>();
-  c.steps = j.at("steps").get<std::uint64_t>();
-  c.elapsed_seconds = j.at("elapsed_seconds").get<double>();
-  c.parameters = j.at("parameters").get<std::map<std::string, std::string>>();
-  c.metrics = j.at("metrics");
-  for (const auto& v : j.at("violations")) c.violations.push_back(violation_from_json(v));
-  c.error = j.at("error").get<std::string>();
-  return c;
-}
-
-json to_json(const ReplayOutcome& r) {
-  return {{"steps", r.steps},
-          {"trace", r.trace},
-          {"violation", r.violation ? violation_to_json(*r.violation) : json()}};
-}
-
-ReplayOutcome replay_from_json(const json& j) {
-  ReplayOutcome r;
-  r.steps = j.at("steps").get<std::uint64_t>();
-  r.trace = j.at("trace").get<std::vector<std::string>>();
-  if (!j.at("violation").is_null()) r.violation = violation_from_json(j.at("violation"));
-  return r;
 }
 
 [[noreturn]] void child(const std::function<json()>& work, int fd, double stall) {
@@ -329,7 +264,7 @@ CellResult run_isolated(const std::function<CellResult()>& work, const CellResul
                         double timeout_seconds, double stall) {
   const auto started = std::chrono::steady_clock::now();
   const auto e = run_child([&] { return to_json(work()); }, timeout_seconds, stall);
-  if (e.kind == ChildEnding::Kind::result) return from_json(e.result);
+  if (e.kind == ChildEnding::Kind::result) return cell_result_from_json(e.result);
   CellResult out = identity;
   out.elapsed_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -351,7 +286,7 @@ CellResult run_isolated(const std::function<CellResult()>& work, const CellResul
 ReplayOutcome replay_isolated(const std::function<ReplayOutcome()>& work, const Violation& identity,
                               double timeout_seconds, double stall) {
   const auto e = run_child([&] { return to_json(work()); }, timeout_seconds, stall);
-  if (e.kind == ChildEnding::Kind::result) return replay_from_json(e.result);
+  if (e.kind == ChildEnding::Kind::result) return replay_outcome_from_json(e.result);
   if (e.kind == ChildEnding::Kind::error) throw std::runtime_error(e.text);
   ReplayOutcome out;
   Violation v = identity;

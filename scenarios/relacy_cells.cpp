@@ -13,6 +13,7 @@
 #include <system_error>
 #include <vector>
 
+#include "scenarios/outcome_json.hpp"
 #include "util/concat.hpp"
 #include "util/lines.hpp"
 
@@ -134,12 +135,10 @@ json ask(const std::vector<std::string>& arguments, double timeout, std::string&
   }
 }
 
+/// A violation as syncstress-relacy writes it, its schedule Relacy's own state string.
 Violation violation_from(const json& v, const std::string& scheduler) {
-  Violation out;
-  out.property = v.value("property", std::string("relacy"));
-  out.message = v.value("message", std::string());
-  out.schedule = relacy_schedule_string(scheduler, v.value("schedule", std::string()));
-  if (v.contains("trace")) out.trace = v["trace"].get<std::vector<std::string>>();
+  Violation out = violation_from_json(v);
+  out.schedule = relacy_schedule_string(scheduler, out.schedule);
   return out;
 }
 

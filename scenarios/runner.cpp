@@ -15,6 +15,7 @@
 #include "scenarios/isolation.hpp"
 #include "scenarios/judge.hpp"
 #include "scenarios/relacy_cells.hpp"
+#include "scenarios/replay_command.hpp"
 #include "scenarios/runtime_options.hpp"
 #include "schedules/recording_strategy.hpp"
 #include "schedules/relacy_strategies.hpp"
@@ -24,7 +25,6 @@
 #include "sim/runtime.hpp"
 #include "util/known_names.hpp"
 #include "util/lines.hpp"
-#include "util/shell_quote.hpp"
 
 namespace syncstress {
 namespace scenarios {
@@ -133,22 +133,7 @@ struct Cell {
   }
 
   std::string replay_command(const std::string& schedule) const {
-    // A preset of the scenarios/ folder is named; a user's own preset is given by its file.
-    const bool named = preset.file.empty() || !preset.file.has_parent_path() ||
-                       preset.file.parent_path().filename() == "scenarios";
-    std::string cmd = "syncstress replay --schedule " + schedule;
-    cmd += named ? " --scenario " : " --preset ";
-    cmd += shell_quote(named ? preset.name : preset.file.string());
-    cmd += " --primitive ";
-    cmd += primitive->name;
-    for (const auto& [k, v] : overrides) {
-      std::string assignment = k;
-      assignment += '=';
-      assignment += v;
-      cmd += " --set ";
-      cmd += shell_quote(assignment);
-    }
-    return cmd;
+    return scenarios::replay_command(preset, primitive->name, overrides, schedule);
   }
 };
 

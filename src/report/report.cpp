@@ -14,8 +14,8 @@
 #include <thread>
 
 #include "report/atomic_file.hpp"
+#include "scenarios/outcome_json.hpp"
 #include "util/concat.hpp"
-#include "util/shell_quote.hpp"
 #include "version.hpp"
 
 namespace syncstress::report {
@@ -48,36 +48,6 @@ json config_to_json(const RunConfig& config) {
       {"time_budget_seconds", optional_to_json(config.time_budget_seconds)},
       {"overrides", config.overrides},
       {"out", config.out.string()},
-  };
-}
-
-json violation_to_json(const RunConfig& config, const CellResult& cell, const Violation& v) {
-  return json{
-      {"property", v.property},
-      {"message", v.message},
-      {"seed", v.seed},
-      {"schedule", v.schedule},
-      {"replay_command",
-       v.replay_command.empty() ? replay_command(config, cell, v) : v.replay_command},
-      {"trace", v.trace},
-  };
-}
-
-json cell_to_json(const RunConfig& config, const CellResult& cell) {
-  json violations = json::array();
-  for (const auto& v : cell.violations) violations.push_back(violation_to_json(config, cell, v));
-  return json{
-      {"primitive", cell.primitive},
-      {"scenario", cell.scenario},
-      {"schedule", cell.schedule},
-      {"verdict", to_string(cell.verdict)},
-      {"executions", cell.executions},
-      {"steps", cell.steps},
-      {"elapsed_seconds", cell.elapsed_seconds},
-      {"parameters", cell.parameters},
-      {"metrics", cell.metrics.is_object() ? cell.metrics : json::object()},
-      {"violations", violations},
-      {"error", cell.error},
   };
 }
 
@@ -124,23 +94,6 @@ Context current_context(const std::vector<std::string>& command_line) {
   };
 }
 
-std::string replay_command(const RunConfig& config, const CellResult& cell,
-                           const Violation& violation) {
-  std::string command = "syncstress replay";
-  if (config.preset_file) {
-    command += concat(" --preset ", shell_quote(config.preset_file->string()));
-  } else {
-    command += concat(" --scenario ", shell_quote(cell.scenario));
-  }
-  command += concat(" --primitive ", shell_quote(cell.primitive));
-  command += concat(" --schedule ", shell_quote(violation.schedule));
-  command += concat(" --seed ", std::to_string(violation.seed));
-  for (const auto& [key, value] : config.overrides) {
-    command += concat(" --set ", shell_quote(concat(key, "=", value)));
-  }
-  return command;
-}
-
 nlohmann::json build_report(const Context& context, const RunConfig& config,
                             const RunOutcome& outcome) {
   json cells = json::array();
@@ -151,7 +104,7 @@ nlohmann::json build_report(const Context& context, const RunConfig& config,
                   {"error", 0},
                   {"violations", 0}};
   for (const auto& cell : outcome.cells) {
-    cells.push_back(cell_to_json(config, cell));
+    cells.push_back(to_json(cell));
     summary[std::string(to_string(cell.verdict))] =
         summary[std::string(to_string(cell.verdict))].get<std::size_t>() + 1;
     summary["violations"] = summary["violations"].get<std::size_t>() + cell.violations.size();

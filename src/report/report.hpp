@@ -34,10 +34,6 @@ Context current_context(const std::vector<std::string>& command_line);
 std::string utc_iso8601_now();
 std::string utc_file_stamp_now();
 
-/// `syncstress replay ...` reproducing `violation` of `cell`, quoted for a POSIX shell.
-std::string replay_command(const RunConfig& config, const CellResult& cell,
-                           const Violation& violation);
-
 /// The whole report document.
 nlohmann::json build_report(const Context& context, const RunConfig& config,
                             const RunOutcome& outcome);
