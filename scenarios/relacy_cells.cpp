@@ -222,23 +222,23 @@ CellResult run_cell(const CellSpec& spec) {
 }
 
 ReplayOutcome replay(const CellSpec& spec, const std::string& schedule_text) {
-  std::pair<std::string, std::string> parsed;
+  RelacySchedule parsed;
   try {
     parsed = parse_relacy_schedule_string(schedule_text);
   } catch (const StrategyError& e) {
     throw UsageError(std::string("--schedule: ") + e.what());
   }
   CellSpec s = spec;
-  s.search.scheduler = parsed.first;
+  s.search.scheduler = parsed.scheduler;
   auto argv = common_arguments(s);
   argv.insert(argv.begin(), "replay");
-  argv.insert(argv.end(), {"--state", parsed.second});
+  argv.insert(argv.end(), {"--state", parsed.state});
   std::string error;
   const json cell = ask(argv, spec.timeout_seconds, error);
   if (!error.empty()) throw std::runtime_error(error);
   ReplayOutcome out;
   if (cell.contains("violations") && !cell["violations"].empty()) {
-    out.violation = violation_from(cell["violations"][0], parsed.first);
+    out.violation = violation_from(cell["violations"][0], parsed.scheduler);
     out.violation->schedule = schedule_text;
     out.trace = out.violation->trace;
   }

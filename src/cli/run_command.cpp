@@ -149,7 +149,7 @@ class RunCommand final : public Command {
       config.primitives.push_back(p);
     }
     if (!schedule_.empty()) {
-      require_valid_schedule(schedule_);
+      parse_schedule_flag(schedule_);
       config.schedule = schedule_;
     }
     if (!seed_.empty()) {
