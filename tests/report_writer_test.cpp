@@ -6,6 +6,7 @@
 #include "report/atomic_file.hpp"
 #include "report/report.hpp"
 #include "tests/cli_harness.hpp"
+#include "util/usage_error.hpp"
 
 namespace syncstress {
 namespace {
@@ -38,8 +39,8 @@ RunOutcome outcome_with_one_failure() {
   return outcome;
 }
 
-RunConfig config_for(const std::filesystem::path& out) {
-  RunConfig config;
+report::RunDescription config_for(const std::filesystem::path& out) {
+  report::RunDescription config;
   config.scenarios = {"mutex-safety"};
   config.seed = 99;
   config.overrides = {{"actors", "3"}, {"note", "it's"}};

@@ -4,9 +4,9 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "report/version.hpp"
 #include "util/concat.hpp"
 #include "util/usage_error.hpp"
-#include "version.hpp"
 
 namespace syncstress::cli {
 

@@ -14,9 +14,10 @@
 #include <thread>
 
 #include "report/atomic_file.hpp"
+#include "report/version.hpp"
 #include "scenarios/outcome_json.hpp"
 #include "util/concat.hpp"
-#include "version.hpp"
+#include "util/usage_error.hpp"
 
 namespace syncstress::report {
 namespace {
@@ -37,7 +38,7 @@ json optional_to_json(const std::optional<T>& value) {
   return value ? json(*value) : json(nullptr);
 }
 
-json config_to_json(const RunConfig& config) {
+json config_to_json(const RunDescription& config) {
   return json{
       {"scenarios", config.scenarios},
       {"preset_file", config.preset_file ? json(config.preset_file->string()) : json(nullptr)},
@@ -94,7 +95,7 @@ Context current_context(const std::vector<std::string>& command_line) {
   };
 }
 
-nlohmann::json build_report(const Context& context, const RunConfig& config,
+nlohmann::json build_report(const Context& context, const RunDescription& config,
                             const RunOutcome& outcome) {
   json cells = json::array();
   json summary = {{"cells", outcome.cells.size()},

@@ -1,4 +1,4 @@
-#include "cli/presets.hpp"
+#include "scenarios/preset_files.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -8,7 +8,7 @@
 #include "util/concat.hpp"
 #include "util/usage_error.hpp"
 
-namespace syncstress::cli {
+namespace syncstress::scenarios {
 
 std::filesystem::path scenarios_dir() {
   // Read once, before any thread exists: getenv's lack of thread safety cannot bite here.
@@ -63,4 +63,4 @@ std::vector<PresetSummary> list_presets(const std::filesystem::path& dir) {
   return presets;
 }
 
-}  // namespace syncstress::cli
+}  // namespace syncstress::scenarios
