@@ -15,18 +15,17 @@ Violation a_violation() {
 }
 
 TEST(ScenariosOutcomeJson, CellResultRoundTripsThroughJson) {
-  CellResult cell;
-  cell.primitive = "ticket_mutex";
-  cell.scenario = "mutex-safety";
-  cell.schedule = "pct:d=3,k=1000";
-  cell.verdict = Verdict::measured;
-  cell.executions = 7;
-  cell.steps = 700;
-  cell.elapsed_seconds = 0.5;
-  cell.parameters = {{"actors", "3"}};
-  cell.metrics = {{"jain_fairness_index", 0.5}};
-  cell.violations = {a_violation()};
-  cell.error = "none";
+  const CellResult cell{.primitive = "ticket_mutex",
+                        .scenario = "mutex-safety",
+                        .schedule = "pct:d=3,k=1000",
+                        .verdict = Verdict::measured,
+                        .executions = 7,
+                        .steps = 700,
+                        .elapsed_seconds = 0.5,
+                        .parameters = {{"actors", "3"}},
+                        .metrics = {{"jain_fairness_index", 0.5}},
+                        .violations = {a_violation()},
+                        .error = "none"};
   const auto back = cell_result_from_json(to_json(cell));
   EXPECT_EQ(to_json(back), to_json(cell));
   EXPECT_EQ(back.verdict, Verdict::measured);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "util/known_names.hpp"
@@ -43,13 +44,17 @@ TEST(UtilKnownNames, NoCandidatesSaysNoneIsAvailable) {
 }
 
 TEST(UtilShellQuote, LeavesPlainWordsAndQuotesTheRest) {
-  EXPECT_EQ(shell_quote("pct:d=3,k=10"), "pct:d=3,k=10");
-  EXPECT_EQ(shell_quote("ss1.pct:d~3_k~74.7.B-x"), "ss1.pct:d~3_k~74.7.B-x");
-  EXPECT_EQ(shell_quote("~/preset.json"), "'~/preset.json'");
-  EXPECT_EQ(shell_quote("a b"), "'a b'");
-  EXPECT_EQ(shell_quote(""), "''");
-  EXPECT_EQ(shell_quote("$(x)"), "'$(x)'");
-  EXPECT_EQ(shell_quote("note=it's"), "'note=it'\\''s'");
+  // A word and how a shell command spells it.
+  const std::vector<std::pair<std::string, std::string>> words = {
+      {"pct:d=3,k=10", "pct:d=3,k=10"},
+      {"ss1.pct:d~3_k~74.7.B-x", "ss1.pct:d~3_k~74.7.B-x"},
+      {"~/preset.json", "'~/preset.json'"},
+      {"a b", "'a b'"},
+      {"", "''"},
+      {"$(x)", "'$(x)'"},
+      {"note=it's", "'note=it'\\''s'"},
+  };
+  for (const auto& [word, quoted] : words) EXPECT_EQ(shell_quote(word), quoted) << word;
 }
 
 TEST(UtilLines, SplitKeepsALastLineWithoutNewlineAndFirstLineStopsAtTheFirst) {

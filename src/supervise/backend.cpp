@@ -2,14 +2,8 @@
 
 #include <variant>
 
-#include "supervise/relacy_backend.hpp"
-#include "supervise/sim_backend.hpp"
-
 namespace syncstress::supervise {
 namespace {
-
-const SimBackend kSim;
-const RelacyBackend kRelacy;
 
 /// One callable from several lambdas, for std::visit.
 /// A visitor that misses an alternative does not compile: a new backend cannot be forgotten.
@@ -23,15 +17,17 @@ Overloaded(Fs...) -> Overloaded<Fs...>;
 }  // namespace
 
 const Backend& backend_for(const StrategySpec& strategy) {
-  return std::visit(Overloaded{[](const SimStrategySpec&) -> const Backend& { return kSim; },
-                               [](const RelacySearch&) -> const Backend& { return kRelacy; }},
-                    strategy);
+  return std::visit(
+      Overloaded{[](const SimStrategySpec&) -> const Backend& { return sim_backend(); },
+                 [](const RelacySearch&) -> const Backend& { return relacy_backend(); }},
+      strategy);
 }
 
 const Backend& backend_for(const RecordedSchedule& schedule) {
-  return std::visit(Overloaded{[](const Schedule&) -> const Backend& { return kSim; },
-                               [](const RelacySchedule&) -> const Backend& { return kRelacy; }},
-                    schedule);
+  return std::visit(
+      Overloaded{[](const Schedule&) -> const Backend& { return sim_backend(); },
+                 [](const RelacySchedule&) -> const Backend& { return relacy_backend(); }},
+      schedule);
 }
 
 }  // namespace syncstress::supervise

@@ -37,6 +37,11 @@ class Backend {
                                const std::string& text) const = 0;
 };
 
+/// The deterministic runtime's: each cell and replay in a supervised child (sim_backend.cpp).
+const Backend& sim_backend();
+/// Relacy's: each cell and replay in the syncstress-relacy program (relacy_backend.cpp).
+const Backend& relacy_backend();
+
 /// The backend that runs `strategy`.
 const Backend& backend_for(const StrategySpec& strategy);
 
