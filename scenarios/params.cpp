@@ -3,7 +3,7 @@
 #include <charconv>
 #include <stdexcept>
 
-#include "runner.hpp"
+#include "util/usage_error.hpp"
 
 namespace syncstress::scenarios {
 namespace {

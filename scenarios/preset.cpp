@@ -2,9 +2,7 @@
 
 #include <fstream>
 
-#include "cli/names.hpp"
-#include "cli/presets.hpp"
-#include "runner.hpp"
+#include "util/usage_error.hpp"
 
 namespace syncstress::scenarios {
 namespace {
@@ -88,16 +86,6 @@ Preset load_preset(const std::filesystem::path& file) {
     }
   }
   return p;
-}
-
-Preset find_preset(const std::string& name) {
-  std::vector<std::string> names;
-  for (const auto& summary : cli::list_presets(cli::scenarios_dir())) {
-    if (summary.name == name) return load_preset(summary.path);
-    names.push_back(summary.name);
-  }
-  cli::require_known_name("scenario", "--scenario", name, names);
-  throw UsageError("scenario '" + name + "' vanished while it was being read");
 }
 
 }  // namespace syncstress::scenarios

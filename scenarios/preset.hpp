@@ -40,8 +40,4 @@ struct Preset {
 /// Reads and validates a preset file. Throws UsageError naming the file and the field.
 Preset load_preset(const std::filesystem::path& file);
 
-/// The preset called `name` in the scenarios directory. Throws UsageError listing the valid
-/// names (and the nearest one) if there is none.
-Preset find_preset(const std::string& name);
-
 }  // namespace syncstress::scenarios

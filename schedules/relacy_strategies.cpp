@@ -77,7 +77,7 @@ std::string relacy_schedule_string(const std::string& scheduler, const std::stri
 
 bool is_relacy_schedule_string(std::string_view text) { return text.starts_with(kPrefix); }
 
-std::pair<std::string, std::string> parse_relacy_schedule_string(std::string_view text) {
+RelacySchedule parse_relacy_schedule_string(std::string_view text) {
   auto bad = [&](const std::string& why) {
     return StrategyError("'" + std::string(text) + "' is not a Relacy schedule string (" + why +
                          "); copy the \"schedule\" of a violation from the report");

@@ -3,8 +3,9 @@
 // executable, which explores interleavings *and* the C++ memory model (a relaxed load may
 // return an older value), where the sim strategies explore interleavings only.
 //
-// They are not Strategy objects: Relacy owns its scheduler. The runner hands a cell with one of
-// these names to syncstress-relacy in a child process (scenarios/relacy_cells.hpp).
+// They are not Strategy objects: Relacy owns its scheduler. The Relacy backend hands a cell
+// with one of these names to syncstress-relacy in a child process (supervise/relacy_backend.hpp);
+// strategy_spec.hpp tells these names from the sim ones.
 #pragma once
 
 #include <cstdint>
@@ -35,11 +36,17 @@ RelacySearch make_relacy_search(std::string_view name, const StrategyParams& par
 /// How a cell's schedule column spells a Relacy search: "relacy-bound:bound=2".
 std::string describe(const RelacySearch& search);
 
+/// One failing Relacy execution: what syncstress-relacy's replay needs.
+struct RelacySchedule {
+  std::string scheduler;  ///< "random", "bound" or "full"
+  std::string state;      ///< Relacy's own state string, "<iteration> <scheduler state> "
+};
+
 /// A failing Relacy execution as a schedule string, and back. Relacy's own state string
 /// ("<iteration> <scheduler state>") is kept whole, its spaces as '_':
 /// rl1.<scheduler>.<state>. parse throws StrategyError for anything else.
 std::string relacy_schedule_string(const std::string& scheduler, const std::string& state);
 bool is_relacy_schedule_string(std::string_view text);
-std::pair<std::string, std::string> parse_relacy_schedule_string(std::string_view text);
+RelacySchedule parse_relacy_schedule_string(std::string_view text);
 
 }  // namespace syncstress

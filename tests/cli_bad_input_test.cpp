@@ -171,7 +171,7 @@ TEST_F(CliBadInput, ReplayOfAMissingMalformedOrForeignReportIsRejected) {
 }
 
 TEST_F(CliBadInput, ReplayViolationIndexOutsideTheReportIsRejected) {
-  RunConfig config;
+  report::RunDescription config;
   config.scenarios = {"mutex-fairness"};
   RunOutcome outcome;
   CellResult cell;

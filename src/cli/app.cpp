@@ -4,9 +4,9 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
-#include "report/concat.hpp"
-#include "runner.hpp"
-#include "version.hpp"
+#include "report/version.hpp"
+#include "util/concat.hpp"
+#include "util/usage_error.hpp"
 
 namespace syncstress::cli {
 

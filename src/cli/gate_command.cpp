@@ -3,10 +3,10 @@
 
 #include "cli/commands.hpp"
 #include "report/atomic_file.hpp"
-#include "report/concat.hpp"
 #include "report/gate.hpp"
 #include "report/report.hpp"
-#include "runner.hpp"
+#include "util/concat.hpp"
+#include "util/usage_error.hpp"
 
 namespace syncstress::cli {
 namespace {

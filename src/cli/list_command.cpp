@@ -4,11 +4,11 @@
 #include <ostream>
 
 #include "cli/commands.hpp"
-#include "cli/names.hpp"
-#include "cli/presets.hpp"
 #include "cli/schedule_names.hpp"
 #include "primitives/catalog.hpp"
-#include "report/concat.hpp"
+#include "scenarios/preset_files.hpp"
+#include "util/concat.hpp"
+#include "util/known_names.hpp"
 
 namespace syncstress::cli {
 namespace {
@@ -38,7 +38,7 @@ json primitives_json() {
 
 json scenarios_json() {
   json rows = json::array();
-  for (const auto& s : list_presets(scenarios_dir())) {
+  for (const auto& s : scenarios::list_presets(scenarios::scenarios_dir())) {
     rows.push_back({{"name", s.name},
                     {"description", s.description},
                     {"family", s.family},

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <sstream>
 
-#include "report/concat.hpp"
-#include "runner.hpp"
+#include "util/concat.hpp"
+#include "util/usage_error.hpp"
 
 namespace syncstress::cli {
 namespace {

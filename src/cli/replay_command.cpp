@@ -3,16 +3,30 @@
 #include <ostream>
 
 #include "cli/commands.hpp"
-#include "cli/names.hpp"
 #include "cli/numbers.hpp"
-#include "cli/presets.hpp"
-#include "primitives/catalog.hpp"
-#include "report/concat.hpp"
+#include "cli/resolve.hpp"
 #include "report/report.hpp"
-#include "runner.hpp"
+#include "scenarios/preset_files.hpp"
+#include "schedules/schedule_codec.hpp"
+#include "supervise/replay.hpp"
+#include "util/concat.hpp"
+#include "util/known_names.hpp"
+#include "util/usage_error.hpp"
 
 namespace syncstress::cli {
 namespace {
+
+using supervise::ReplayConfig;
+using supervise::Verbosity;
+
+/// The schedule string `text` of --schedule (or of a report's violation), decoded.
+RecordedSchedule parse_schedule(const std::string& text) {
+  try {
+    return parse_schedule_string(text);
+  } catch (const ScheduleFormatError& e) {
+    throw UsageError(concat("--schedule: ", e.what()));
+  }
+}
 
 class ReplayCommand final : public Command {
  public:
@@ -55,7 +69,7 @@ class ReplayCommand final : public Command {
 
   int execute(const Invocation& invocation) override {
     const ReplayConfig config = report_.empty() ? from_flags() : from_report();
-    const ReplayOutcome outcome = replay(config);
+    const ReplayOutcome outcome = supervise::replay(config);
     if (config.verbosity != Verbosity::quiet) {
       if (config.verbosity == Verbosity::verbose) {
         for (const auto& line : outcome.trace) invocation.out << line << '\n';
@@ -92,13 +106,13 @@ class ReplayCommand final : public Command {
     if (!violation_.empty()) index = parse_whole("--violation", violation_, 1, violations.size());
     const auto& [cell, v] = violations[index - 1];
     ReplayConfig config;
-    config.scenario = (*cell)["scenario"].get<std::string>();
-    config.primitive = (*cell)["primitive"].get<std::string>();
+    const auto scenario = (*cell)["scenario"].get<std::string>();
+    const auto primitive = (*cell)["primitive"].get<std::string>();
     config.schedule = (*v)["schedule"].get<std::string>();
-    config.seed = (*v)["seed"].get<std::uint64_t>();
     const auto& run_config = report["config"];
+    std::optional<std::filesystem::path> preset_file;
     if (run_config.contains("preset_file") && run_config["preset_file"].is_string()) {
-      config.preset_file = run_config["preset_file"].get<std::string>();
+      preset_file = run_config["preset_file"].get<std::string>();
     }
     if (run_config.contains("overrides") && run_config["overrides"].is_object()) {
       for (const auto& [key, value] : run_config["overrides"].items()) {
@@ -109,6 +123,11 @@ class ReplayCommand final : public Command {
       }
     }
     config.verbosity = verbosity();
+    // The report's names are checked like flags: it may come from another build or tree.
+    config.preset =
+        preset_file ? scenarios::load_preset(*preset_file) : load_named_presets({scenario}).front();
+    config.primitive = &resolve_primitive(primitive);
+    config.recorded = parse_schedule(config.schedule);
     return config;
   }
 
@@ -121,29 +140,27 @@ class ReplayCommand final : public Command {
     ReplayConfig config;
     config.schedule = schedule_;
     if (!preset_.empty()) {
-      config.scenario = read_preset_summary(preset_).name;
-      config.preset_file = std::filesystem::path(preset_);
+      scenarios::read_preset_summary(preset_);  // the file's own errors first
     } else if (!scenario_.empty()) {
-      std::vector<std::string> names;
-      for (const auto& p : list_presets(scenarios_dir())) names.push_back(p.name);
-      require_known_name("scenario", "--scenario", scenario_, names);
-      config.scenario = scenario_;
+      require_known_name("scenario", "--scenario", scenario_, preset_names());
     } else {
       throw UsageError("replay --schedule needs --scenario NAME or --preset FILE");
     }
     if (primitive_.empty()) throw UsageError("replay --schedule needs --primitive NAME");
-    std::vector<std::string> primitives;
-    for (const auto& p : all_primitives()) primitives.emplace_back(p.name);
-    require_known_name("primitive", "--primitive", primitive_, primitives);
-    config.primitive = primitive_;
+    config.primitive = &resolve_primitive(primitive_);
     if (!seed_.empty()) {
-      config.seed = parse_whole("--seed", seed_, 0, std::numeric_limits<std::uint64_t>::max());
+      // Checked, then unused: the schedule string carries its seed. Older reports' replay
+      // commands still pass it.
+      parse_whole("--seed", seed_, 0, std::numeric_limits<std::uint64_t>::max());
     }
     for (const auto& set : sets_) {
       auto [key, value] = parse_assignment("--set", set);
       config.overrides[key] = value;
     }
     config.verbosity = verbosity();
+    config.preset = !preset_.empty() ? scenarios::load_preset(preset_)
+                                     : load_named_presets({scenario_}).front();
+    config.recorded = parse_schedule(config.schedule);
     return config;
   }
 

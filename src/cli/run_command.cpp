@@ -1,17 +1,19 @@
-// `syncstress run`: flags -> RunConfig -> run_matrix -> report file + table.
+// `syncstress run`: flags -> RunConfig (names resolved, --schedule parsed) -> run_matrix ->
+// report file + table.
 #include <filesystem>
 #include <limits>
 #include <ostream>
 
 #include "cli/commands.hpp"
-#include "cli/names.hpp"
 #include "cli/numbers.hpp"
-#include "cli/presets.hpp"
+#include "cli/resolve.hpp"
 #include "cli/schedule_names.hpp"
-#include "primitives/catalog.hpp"
-#include "report/concat.hpp"
 #include "report/report.hpp"
-#include "runner.hpp"
+#include "scenarios/preset_files.hpp"
+#include "supervise/matrix.hpp"
+#include "util/concat.hpp"
+#include "util/known_names.hpp"
+#include "util/usage_error.hpp"
 
 namespace syncstress::cli {
 namespace {
@@ -19,17 +21,8 @@ namespace {
 constexpr std::uint64_t kMaxExecutions = 1'000'000'000;
 constexpr double kMaxTimeBudgetSeconds = 86'400;  // a day
 
-std::vector<std::string> primitive_names() {
-  std::vector<std::string> names;
-  for (const auto& p : all_primitives()) names.emplace_back(p.name);
-  return names;
-}
-
-std::vector<std::string> preset_names() {
-  std::vector<std::string> names;
-  for (const auto& p : list_presets(scenarios_dir())) names.push_back(p.name);
-  return names;
-}
+using supervise::RunConfig;
+using supervise::Verbosity;
 
 /// The default report path, results/runs/<UTC stamp>-<label>.json, made unique if a report of
 /// the same second exists.
@@ -102,16 +95,17 @@ class RunCommand final : public Command {
   CLI::App* subcommand() const override { return sub_; }
 
   int execute(const Invocation& invocation) override {
-    const RunConfig config = validate();
-    const RunOutcome outcome = run_matrix(config);
+    const auto [config, description] = validate();
+    const RunOutcome outcome = supervise::run_matrix(config);
     const auto report =
-        report::build_report(report::current_context(invocation.argv), config, outcome);
-    if (config.out.has_parent_path()) std::filesystem::create_directories(config.out.parent_path());
-    report::write_report(config.out, report);
+        report::build_report(report::current_context(invocation.argv), description, outcome);
+    const auto& out = description.out;
+    if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
+    report::write_report(out, report);
     if (config.verbosity != Verbosity::quiet) {
       report::print_table(invocation.out, report);
       if (config.verbosity == Verbosity::verbose) print_violations(invocation.out, report);
-      invocation.out << "report: " << config.out.string() << '\n';
+      invocation.out << "report: " << out.string() << '\n';
     }
     bool any_fail = false;
     bool any_error = false;
@@ -123,59 +117,73 @@ class RunCommand final : public Command {
   }
 
  private:
-  RunConfig validate() const {
+  /// What to run, resolved, and how the report records the request.
+  struct Validated {
     RunConfig config;
+    report::RunDescription description;
+  };
+
+  /// Checks every flag, then loads the presets: bad input fails before anything runs.
+  Validated validate() const {
+    Validated v;
+    auto& [config, description] = v;
     if (all_) {
-      config.scenarios = preset_names();
-      if (config.scenarios.empty()) {
-        throw UsageError(
-            concat("--all: no scenario presets exist yet in ", scenarios_dir().string()));
+      description.scenarios = preset_names();
+      if (description.scenarios.empty()) {
+        throw UsageError(concat("--all: no scenario presets exist yet in ",
+                                scenarios::scenarios_dir().string()));
       }
     } else if (!preset_.empty()) {
-      const PresetSummary preset = read_preset_summary(preset_);
-      config.scenarios = {preset.name};
-      config.preset_file = std::filesystem::path(preset_);
+      const auto preset = scenarios::read_preset_summary(preset_);
+      description.scenarios = {preset.name};
+      description.preset_file = std::filesystem::path(preset_);
     } else if (!scenario_.empty()) {
       require_known_name("scenario", "--scenario", scenario_, preset_names());
-      config.scenarios = {scenario_};
+      description.scenarios = {scenario_};
     } else {
       throw UsageError(
           "run needs --scenario NAME, --preset FILE or --all (see: syncstress list "
           "scenarios)");
     }
-    const auto known_primitives = primitive_names();
     for (const auto& p : primitives_) {
-      require_known_name("primitive", "--primitive", p, known_primitives);
-      config.primitives.push_back(p);
+      config.primitives.push_back(&resolve_primitive(p));
+      description.primitives.push_back(p);
     }
     if (!schedule_.empty()) {
-      require_valid_schedule(schedule_);
-      config.schedule = schedule_;
+      config.strategy = parse_schedule_flag(schedule_);
+      description.schedule = schedule_;
     }
     if (!seed_.empty()) {
-      config.seed = parse_whole("--seed", seed_, 0, std::numeric_limits<std::uint64_t>::max());
+      description.seed = parse_whole("--seed", seed_, 0, std::numeric_limits<std::uint64_t>::max());
     }
     if (!executions_.empty()) {
-      config.executions = parse_whole("--executions", executions_, 1, kMaxExecutions);
+      description.executions = parse_whole("--executions", executions_, 1, kMaxExecutions);
     }
     if (!time_budget_.empty()) {
-      config.time_budget_seconds =
+      description.time_budget_seconds =
           parse_decimal("--time-budget", time_budget_, 0.001, kMaxTimeBudgetSeconds);
     }
     for (const auto& set : sets_) {
       auto [key, value] = parse_assignment("--set", set);
-      config.overrides[key] = value;
+      description.overrides[key] = value;
     }
     if (!out_.empty()) {
-      config.out = out_;
-      check_out_path(config.out);
+      description.out = out_;
+      check_out_path(description.out);
     } else {
-      config.out = default_report_path(all_ ? "all" : config.scenarios.front());
+      description.out = default_report_path(all_ ? "all" : description.scenarios.front());
     }
+    config.seed = description.seed;
+    config.executions = description.executions;
+    config.time_budget_seconds = description.time_budget_seconds;
+    config.overrides = description.overrides;
     config.verbosity = quiet_     ? Verbosity::quiet
                        : verbose_ ? Verbosity::verbose
                                   : Verbosity::normal;
-    return config;
+    config.presets = description.preset_file
+                         ? std::vector{scenarios::load_preset(*description.preset_file)}
+                         : load_named_presets(description.scenarios);
+    return v;
   }
 
   static void print_violations(std::ostream& out, const nlohmann::json& report) {

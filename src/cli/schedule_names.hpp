@@ -1,8 +1,11 @@
-// The strategy names `--schedule` accepts, from the schedules layer.
+// The strategies `--schedule` accepts, from the schedules layer: listed for `list schedules`,
+// and the flag checked and parsed once into a StrategySpec.
 #pragma once
 
 #include <string>
 #include <vector>
+
+#include "schedules/strategy_spec.hpp"
 
 namespace syncstress::cli {
 
@@ -21,8 +24,9 @@ struct ScheduleName {
 /// Every strategy the schedules factory can build, in its order.
 std::vector<ScheduleName> schedule_names();
 
-/// Throws UsageError unless `schedule` ("pct" or "pct:d=3,k=400") names a strategy the
-/// factory can build with those parameters; the message names --schedule and the choices.
-void require_valid_schedule(const std::string& schedule);
+/// `schedule` ("pct" or "pct:d=3,k=400") parsed into the strategy it names. Throws UsageError
+/// naming --schedule and the choices (with the nearest name) when it names none, or the
+/// parameter that is wrong.
+StrategySpec parse_schedule_flag(const std::string& schedule);
 
 }  // namespace syncstress::cli

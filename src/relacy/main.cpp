@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "relacy/registry.hpp"
-#include "report/concat.hpp"
+#include "util/concat.hpp"
 
 namespace syncstress::relacy_main {
 namespace {

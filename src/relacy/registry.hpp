@@ -25,10 +25,10 @@
 
 #include "primitives/all.hpp"
 #include "primitives/catalog.hpp"
-#include "runner.hpp"
 #include "scenarios/bind_body.hpp"
 #include "scenarios/family.hpp"
 #include "scenarios/params.hpp"
+#include "util/usage_error.hpp"
 // Last: it includes platform/relacy.hpp (see there).
 #include "scenarios/on_relacy.hpp"
 

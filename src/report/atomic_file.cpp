@@ -10,7 +10,7 @@
 #include <system_error>
 #include <vector>
 
-#include "report/concat.hpp"
+#include "util/concat.hpp"
 
 namespace syncstress::report {
 namespace {

@@ -8,8 +8,9 @@
 #include <sstream>
 #include <tuple>
 
-#include "report/concat.hpp"
-#include "runner.hpp"
+#include "scenarios/outcome.hpp"
+#include "util/concat.hpp"
+#include "util/usage_error.hpp"
 
 namespace syncstress::report {
 namespace {

@@ -14,8 +14,10 @@
 #include <thread>
 
 #include "report/atomic_file.hpp"
-#include "report/concat.hpp"
-#include "version.hpp"
+#include "report/version.hpp"
+#include "scenarios/outcome_json.hpp"
+#include "util/concat.hpp"
+#include "util/usage_error.hpp"
 
 namespace syncstress::report {
 namespace {
@@ -36,7 +38,7 @@ json optional_to_json(const std::optional<T>& value) {
   return value ? json(*value) : json(nullptr);
 }
 
-json config_to_json(const RunConfig& config) {
+json config_to_json(const RunDescription& config) {
   return json{
       {"scenarios", config.scenarios},
       {"preset_file", config.preset_file ? json(config.preset_file->string()) : json(nullptr)},
@@ -47,36 +49,6 @@ json config_to_json(const RunConfig& config) {
       {"time_budget_seconds", optional_to_json(config.time_budget_seconds)},
       {"overrides", config.overrides},
       {"out", config.out.string()},
-  };
-}
-
-json violation_to_json(const RunConfig& config, const CellResult& cell, const Violation& v) {
-  return json{
-      {"property", v.property},
-      {"message", v.message},
-      {"seed", v.seed},
-      {"schedule", v.schedule},
-      {"replay_command",
-       v.replay_command.empty() ? replay_command(config, cell, v) : v.replay_command},
-      {"trace", v.trace},
-  };
-}
-
-json cell_to_json(const RunConfig& config, const CellResult& cell) {
-  json violations = json::array();
-  for (const auto& v : cell.violations) violations.push_back(violation_to_json(config, cell, v));
-  return json{
-      {"primitive", cell.primitive},
-      {"scenario", cell.scenario},
-      {"schedule", cell.schedule},
-      {"verdict", to_string(cell.verdict)},
-      {"executions", cell.executions},
-      {"steps", cell.steps},
-      {"elapsed_seconds", cell.elapsed_seconds},
-      {"parameters", cell.parameters},
-      {"metrics", cell.metrics.is_object() ? cell.metrics : json::object()},
-      {"violations", violations},
-      {"error", cell.error},
   };
 }
 
@@ -123,41 +95,7 @@ Context current_context(const std::vector<std::string>& command_line) {
   };
 }
 
-std::string shell_quote(const std::string& word) {
-  const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) ||
-           std::string_view("-_./:=,+@%").find(c) != std::string_view::npos;
-  });
-  if (plain) return word;
-  std::string quoted = "'";
-  for (char c : word) {
-    if (c == '\'') {
-      quoted += "'\\''";
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + "'";
-}
-
-std::string replay_command(const RunConfig& config, const CellResult& cell,
-                           const Violation& violation) {
-  std::string command = "syncstress replay";
-  if (config.preset_file) {
-    command += concat(" --preset ", shell_quote(config.preset_file->string()));
-  } else {
-    command += concat(" --scenario ", shell_quote(cell.scenario));
-  }
-  command += concat(" --primitive ", shell_quote(cell.primitive));
-  command += concat(" --schedule ", shell_quote(violation.schedule));
-  command += concat(" --seed ", std::to_string(violation.seed));
-  for (const auto& [key, value] : config.overrides) {
-    command += concat(" --set ", shell_quote(concat(key, "=", value)));
-  }
-  return command;
-}
-
-nlohmann::json build_report(const Context& context, const RunConfig& config,
+nlohmann::json build_report(const Context& context, const RunDescription& config,
                             const RunOutcome& outcome) {
   json cells = json::array();
   json summary = {{"cells", outcome.cells.size()},
@@ -167,7 +105,7 @@ nlohmann::json build_report(const Context& context, const RunConfig& config,
                   {"error", 0},
                   {"violations", 0}};
   for (const auto& cell : outcome.cells) {
-    cells.push_back(cell_to_json(config, cell));
+    cells.push_back(to_json(cell));
     summary[std::string(to_string(cell.verdict))] =
         summary[std::string(to_string(cell.verdict))].get<std::size_t>() + 1;
     summary["violations"] = summary["violations"].get<std::size_t>() + cell.violations.size();

@@ -2,13 +2,16 @@
 // and the short table printed on stdout.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <iosfwd>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "runner.hpp"
+#include "scenarios/outcome.hpp"
 
 namespace syncstress::report {
 
@@ -26,6 +29,19 @@ struct Context {
   std::vector<std::string> command_line;  ///< argv as given
 };
 
+/// The run as it was asked for, flags as the user gave them: the "config" block.
+struct RunDescription {
+  std::vector<std::string> scenarios;                ///< preset names (--scenario, --all)
+  std::optional<std::filesystem::path> preset_file;  ///< --preset
+  std::vector<std::string> primitives;               ///< --primitive
+  std::optional<std::string> schedule;               ///< --schedule
+  std::optional<std::uint64_t> seed;
+  std::optional<std::uint64_t> executions;
+  std::optional<double> time_budget_seconds;
+  std::map<std::string, std::string> overrides;  ///< --set
+  std::filesystem::path out;                     ///< where the report goes
+};
+
 /// The context of this process: version, revision, now, host name, CPU count, build type.
 Context current_context(const std::vector<std::string>& command_line);
 
@@ -34,18 +50,11 @@ Context current_context(const std::vector<std::string>& command_line);
 std::string utc_iso8601_now();
 std::string utc_file_stamp_now();
 
-/// `syncstress replay ...` reproducing `violation` of `cell`, quoted for a POSIX shell.
-std::string replay_command(const RunConfig& config, const CellResult& cell,
-                           const Violation& violation);
-
-/// Quotes `word` for a POSIX shell when it needs it.
-std::string shell_quote(const std::string& word);
-
 /// The whole report document.
-nlohmann::json build_report(const Context& context, const RunConfig& config,
+nlohmann::json build_report(const Context& context, const RunDescription& config,
                             const RunOutcome& outcome);
 
-/// Writes build_report(...) atomically to config.out (pretty-printed, newline at the end).
+/// Writes `report` atomically to `path` (pretty-printed, newline at the end).
 void write_report(const std::filesystem::path& path, const nlohmann::json& report);
 
 /// Reads and checks a report: valid JSON, the right schema, cells with their required fields.

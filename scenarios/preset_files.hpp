@@ -1,11 +1,12 @@
-// Finding the scenario presets (scenarios/*.json) for `list scenarios` and name checks.
+// Finding the scenario presets (scenarios/*.json): for `list scenarios`, and for the CLI to
+// check a preset name and load the preset it names.
 #pragma once
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
-namespace syncstress::cli {
+namespace syncstress::scenarios {
 
 /// What `list scenarios` shows of one preset file.
 struct PresetSummary {
@@ -28,4 +29,4 @@ PresetSummary read_preset_summary(const std::filesystem::path& file);
 /// a malformed file or two files with the same name.
 std::vector<PresetSummary> list_presets(const std::filesystem::path& dir);
 
-}  // namespace syncstress::cli
+}  // namespace syncstress::scenarios

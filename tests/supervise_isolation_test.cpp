@@ -1,15 +1,26 @@
 // Cells and replays run in child processes: a crash or a hang of the code under test becomes a
-// failed cell (or a replayed violation) with the execution in flight, never the end of the tool.
+// failed cell (or a replayed violation) with the execution in flight, never the end of the tool;
+// and another program runs under the same supervision with its output captured.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <csignal>
 #include <string>
 
-#include "scenarios/isolation.hpp"
+#include "supervise/isolated.hpp"
+#include "supervise/program.hpp"
+#include "util/usage_error.hpp"
 
-namespace syncstress::scenarios {
+namespace syncstress::supervise {
 namespace {
+
+using scenarios::ExecutionWatch;
+
+/// A note on a made-up execution in flight: the fifth, with its schedule so far.
+const ExecutionWatch::Note kFifthExecution = [](nlohmann::json& note) {
+  note["execution"] = 5;
+  note["schedule"] = "ss1.in-flight";
+};
 
 CellResult identity() {
   CellResult c;
@@ -19,9 +30,9 @@ CellResult identity() {
   return c;
 }
 
-TEST(ScenariosIsolation, ResultOfAHealthyChildComesBackWhole) {
+TEST(SuperviseIsolation, ResultOfAHealthyChildComesBackWhole) {
   const auto r = run_isolated(
-      [] {
+      [](ExecutionWatch&) {
         CellResult c = identity();
         c.verdict = Verdict::fail;
         c.executions = 7;
@@ -42,12 +53,10 @@ TEST(ScenariosIsolation, ResultOfAHealthyChildComesBackWhole) {
   EXPECT_EQ(r.violations[0].trace.size(), 2u);
 }
 
-TEST(ScenariosIsolation, CrashIsAFailedCellNamingTheSignalAndTheExecutionInFlight) {
+TEST(SuperviseIsolation, CrashIsAFailedCellNamingTheSignalAndTheExecutionInFlight) {
   const auto r = run_isolated(
-      [] {
-        static std::uint64_t executions = 4;
-        static const InFlight in_flight{[] { return std::string("ss1.in-flight"); }, &executions};
-        set_in_flight(&in_flight);
+      [](ExecutionWatch& watch) {
+        watch.in_flight(&kFifthExecution);
         std::raise(SIGSEGV);
         return identity();
       },
@@ -61,9 +70,9 @@ TEST(ScenariosIsolation, CrashIsAFailedCellNamingTheSignalAndTheExecutionInFligh
   EXPECT_EQ(r.primitive, "some_primitive");
 }
 
-TEST(ScenariosIsolation, HangIsKilledAtTheDeadlineAndReported) {
+TEST(SuperviseIsolation, HangIsKilledAtTheDeadlineAndReported) {
   const auto r = run_isolated(
-      [] {
+      [](ExecutionWatch&) {
         // Never reaches a scheduling point: with the watchdog at 60 s, only the parent's
         // deadline can end it.
         volatile bool forever = true;
@@ -79,14 +88,12 @@ TEST(ScenariosIsolation, HangIsKilledAtTheDeadlineAndReported) {
       << r.violations[0].message;
 }
 
-TEST(ScenariosIsolation, StallIsCaughtByTheChildsWatchdogWithTheScheduleInFlight) {
+TEST(SuperviseIsolation, StallIsCaughtByTheChildsWatchdogWithTheScheduleInFlight) {
   const auto started = std::chrono::steady_clock::now();
   const auto r = run_isolated(
-      [] {
-        static std::uint64_t executions = 4;
-        static const InFlight in_flight{[] { return std::string("ss1.in-flight"); }, &executions};
-        set_in_flight(&in_flight);
-        note_progress();
+      [](ExecutionWatch& watch) {
+        watch.in_flight(&kFifthExecution);
+        watch.progress();
         volatile bool forever = true;
         while (forever) {
         }
@@ -107,12 +114,12 @@ TEST(ScenariosIsolation, StallIsCaughtByTheChildsWatchdogWithTheScheduleInFlight
   EXPECT_LT(took, std::chrono::seconds(30));
 }
 
-TEST(ScenariosIsolation, ProgressKeepsTheWatchdogQuiet) {
+TEST(SuperviseIsolation, ProgressKeepsTheWatchdogQuiet) {
   const auto r = run_isolated(
-      [] {
+      [](ExecutionWatch& watch) {
         // Three seconds of steady progress under a one-second watchdog.
         const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(3);
-        while (std::chrono::steady_clock::now() < until) note_progress();
+        while (std::chrono::steady_clock::now() < until) watch.progress();
         CellResult c = identity();
         c.verdict = Verdict::pass;
         return c;
@@ -122,12 +129,12 @@ TEST(ScenariosIsolation, ProgressKeepsTheWatchdogQuiet) {
   EXPECT_TRUE(r.violations.empty());
 }
 
-TEST(ScenariosIsolation, ReplayThatCrashesComesBackAsACrashViolationOfTheReplayedSchedule) {
+TEST(SuperviseIsolation, ReplayThatCrashesComesBackAsACrashViolationOfTheReplayedSchedule) {
   Violation identity_of_replay;
   identity_of_replay.schedule = "ss1.replayed";
   identity_of_replay.seed = 9;
   const auto r = replay_isolated(
-      []() -> ReplayOutcome {
+      [](ExecutionWatch&) -> ReplayOutcome {
         std::raise(SIGABRT);
         return {};
       },
@@ -139,9 +146,9 @@ TEST(ScenariosIsolation, ReplayThatCrashesComesBackAsACrashViolationOfTheReplaye
   EXPECT_EQ(r.violation->seed, 9u);
 }
 
-TEST(ScenariosIsolation, HealthyReplayComesBackWhole) {
+TEST(SuperviseIsolation, HealthyReplayComesBackWhole) {
   const auto r = replay_isolated(
-      [] {
+      [](ExecutionWatch&) {
         ReplayOutcome out;
         out.steps = 12;
         out.trace = {"1 t0 lock", "2 t1 lock"};
@@ -153,11 +160,33 @@ TEST(ScenariosIsolation, HealthyReplayComesBackWhole) {
   EXPECT_EQ(r.trace.size(), 2u);
 }
 
-TEST(ScenariosIsolation, UsageErrorInTheChildIsRethrownInTheParent) {
-  EXPECT_THROW(
-      run_isolated([]() -> CellResult { throw UsageError("bad input"); }, identity(), 30, 60),
-      UsageError);
+TEST(SuperviseIsolation, UsageErrorInTheChildIsRethrownInTheParent) {
+  EXPECT_THROW(run_isolated([](ExecutionWatch&) -> CellResult { throw UsageError("bad input"); },
+                            identity(), 30, 60),
+               UsageError);
+}
+
+TEST(SuperviseProgram, OutputAndExitCodeOfAProgramAreCaptured) {
+  const auto f = run_program({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"}, 30);
+  EXPECT_EQ(f.exit_code, 3);
+  EXPECT_EQ(f.out, "out\n");
+  EXPECT_EQ(f.err, "err\n");
+  EXPECT_FALSE(f.timed_out);
+}
+
+TEST(SuperviseProgram, ProgramPastItsDeadlineIsKilled) {
+  const auto started = std::chrono::steady_clock::now();
+  const auto f = run_program({"/bin/sh", "-c", "exec sleep 60"}, 0.5);
+  EXPECT_TRUE(f.timed_out);
+  EXPECT_EQ(f.signal, SIGKILL);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(30));
+}
+
+TEST(SuperviseProgram, ProgramThatCannotStartExits127SayingWhy) {
+  const auto f = run_program({"/nonexistent/program"}, 30);
+  EXPECT_EQ(f.exit_code, 127);
+  EXPECT_NE(f.err.find("cannot start /nonexistent/program"), std::string::npos) << f.err;
 }
 
 }  // namespace
-}  // namespace syncstress::scenarios
+}  // namespace syncstress::supervise

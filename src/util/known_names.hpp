@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace syncstress::cli {
+namespace syncstress {
 
 /// Levenshtein distance between `a` and `b` (insertions, deletions, substitutions).
 std::size_t edit_distance(std::string_view a, std::string_view b);
@@ -18,4 +18,4 @@ std::string nearest_name(std::string_view name, std::span<const std::string> can
 void require_known_name(std::string_view what, std::string_view flag, std::string_view name,
                         std::span<const std::string> candidates);
 
-}  // namespace syncstress::cli
+}  // namespace syncstress

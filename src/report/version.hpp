@@ -1,4 +1,4 @@
-// What the tool says about itself in reports and --version.
+// What the tool says about itself in the report's context block and in --version.
 #pragma once
 
 namespace syncstress {

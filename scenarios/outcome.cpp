@@ -1,8 +1,8 @@
 // Verdict names as reports and baselines spell them.
+#include "scenarios/outcome.hpp"
+
 #include <array>
 #include <utility>
-
-#include "runner.hpp"
 
 namespace syncstress {
 namespace {

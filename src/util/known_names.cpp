@@ -1,13 +1,13 @@
 // Unknown names get the list of valid ones and the nearest, so a typo costs one retry.
-#include "cli/names.hpp"
+#include "util/known_names.hpp"
 
 #include <algorithm>
 #include <vector>
 
-#include "report/concat.hpp"
-#include "runner.hpp"
+#include "util/concat.hpp"
+#include "util/usage_error.hpp"
 
-namespace syncstress::cli {
+namespace syncstress {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -52,4 +52,4 @@ void require_known_name(std::string_view what, std::string_view flag, std::strin
   throw UsageError(message);
 }
 
-}  // namespace syncstress::cli
+}  // namespace syncstress

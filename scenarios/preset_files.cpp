@@ -1,14 +1,14 @@
-#include "cli/presets.hpp"
+#include "scenarios/preset_files.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "report/concat.hpp"
-#include "runner.hpp"
+#include "util/concat.hpp"
+#include "util/usage_error.hpp"
 
-namespace syncstress::cli {
+namespace syncstress::scenarios {
 
 std::filesystem::path scenarios_dir() {
   // Read once, before any thread exists: getenv's lack of thread safety cannot bite here.
@@ -63,4 +63,4 @@ std::vector<PresetSummary> list_presets(const std::filesystem::path& dir) {
   return presets;
 }
 
-}  // namespace syncstress::cli
+}  // namespace syncstress::scenarios

@@ -1,100 +1,22 @@
-#include "scenarios/relacy_cells.hpp"
+#include "supervise/relacy_program.hpp"
 
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
-#include <system_error>
+#include <stdexcept>
 #include <vector>
 
-#include "report/concat.hpp"
+#include "scenarios/outcome_json.hpp"
+#include "supervise/program.hpp"
+#include "util/concat.hpp"
+#include "util/lines.hpp"
+#include "util/usage_error.hpp"
 
-namespace syncstress::scenarios::relacy {
+namespace syncstress::supervise::relacy {
 namespace {
 
 using nlohmann::json;
-
-/// How a child program ended, with everything it wrote.
-struct Finished {
-  int exit_code = -1;  ///< when it exited
-  int signal = 0;      ///< when a signal ended it
-  bool timed_out = false;
-  std::string out, err;
-};
-
-/// Runs `argv` (argv[0] a path) with its stdout and stderr captured; kills it after `timeout`.
-Finished run_program(const std::vector<std::string>& argv, double timeout_seconds) {
-  int out_pipe[2], err_pipe[2];
-  if (::pipe(out_pipe) != 0 || ::pipe(err_pipe) != 0) {
-    throw std::system_error(errno, std::generic_category(), "pipe()");
-  }
-  std::vector<char*> args;
-  args.reserve(argv.size() + 1);
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  std::fflush(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork()");
-  if (pid == 0) {
-    ::dup2(out_pipe[1], STDOUT_FILENO);
-    ::dup2(err_pipe[1], STDERR_FILENO);
-    for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) ::close(fd);
-    ::execv(args[0], args.data());
-    // NOLINTNEXTLINE(concurrency-mt-unsafe): the forked child has one thread.
-    const std::string why = concat("cannot start ", argv[0], ": ", std::strerror(errno), "\n");
-    (void)!::write(STDERR_FILENO, why.data(), why.size());
-    ::_exit(127);
-  }
-  ::close(out_pipe[1]);
-  ::close(err_pipe[1]);
-  Finished f;
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-  std::string* sinks[2] = {&f.out, &f.err};
-  int open = 2;
-  char buf[1 << 16];
-  while (open > 0) {
-    const int ready = ::poll(fds, 2, 100);
-    if (ready < 0 && errno != EINTR) break;
-    for (int i = 0; i < 2 && ready > 0; ++i) {
-      if (fds[i].fd < 0 || (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
-      const ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
-      if (n > 0) {
-        sinks[i]->append(buf, static_cast<std::size_t>(n));
-      } else if (n == 0 || errno != EINTR) {
-        ::close(fds[i].fd);
-        fds[i].fd = -1;
-        --open;
-      }
-    }
-    if (open > 0 && std::chrono::steady_clock::now() > deadline) {
-      ::kill(pid, SIGKILL);
-      f.timed_out = true;
-      break;
-    }
-  }
-  for (auto& p : fds) {
-    if (p.fd >= 0) ::close(p.fd);
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFEXITED(status)) f.exit_code = WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) f.signal = WTERMSIG(status);
-  return f;
-}
-
-std::string first_line(const std::string& text) {
-  const auto end = text.find('\n');
-  return end == std::string::npos ? text : text.substr(0, end);
-}
 
 std::vector<std::string> common_arguments(const CellSpec& spec) {
   std::vector<std::string> argv = {"--family", spec.family,          "--kind",
@@ -120,7 +42,7 @@ json ask(const std::vector<std::string>& arguments, double timeout, std::string&
     return nullptr;
   }
   if (f.signal != 0) {
-    // NOLINTNEXTLINE(concurrency-mt-unsafe): the runner calls this from one thread.
+    // NOLINTNEXTLINE(concurrency-mt-unsafe): the matrix runs its cells from one thread.
     error = concat("syncstress-relacy was killed by signal ", ::strsignal(f.signal),
                    f.err.empty() ? "" : ": ", f.err.empty() ? "" : first_line(f.err));
     return nullptr;
@@ -138,12 +60,10 @@ json ask(const std::vector<std::string>& arguments, double timeout, std::string&
   }
 }
 
+/// A violation as syncstress-relacy writes it, its schedule Relacy's own state string.
 Violation violation_from(const json& v, const std::string& scheduler) {
-  Violation out;
-  out.property = v.value("property", std::string("relacy"));
-  out.message = v.value("message", std::string());
-  out.schedule = relacy_schedule_string(scheduler, v.value("schedule", std::string()));
-  if (v.contains("trace")) out.trace = v["trace"].get<std::vector<std::string>>();
+  Violation out = violation_from_json(v);
+  out.schedule = relacy_schedule_string(scheduler, out.schedule);
   return out;
 }
 
@@ -226,25 +146,20 @@ CellResult run_cell(const CellSpec& spec) {
   return out;
 }
 
-ReplayOutcome replay(const CellSpec& spec, const std::string& schedule_text) {
-  std::pair<std::string, std::string> parsed;
-  try {
-    parsed = parse_relacy_schedule_string(schedule_text);
-  } catch (const StrategyError& e) {
-    throw UsageError(std::string("--schedule: ") + e.what());
-  }
+ReplayOutcome replay(const CellSpec& spec, const RelacySchedule& schedule,
+                     const std::string& text) {
   CellSpec s = spec;
-  s.search.scheduler = parsed.first;
+  s.search.scheduler = schedule.scheduler;
   auto argv = common_arguments(s);
   argv.insert(argv.begin(), "replay");
-  argv.insert(argv.end(), {"--state", parsed.second});
+  argv.insert(argv.end(), {"--state", schedule.state});
   std::string error;
   const json cell = ask(argv, spec.timeout_seconds, error);
   if (!error.empty()) throw std::runtime_error(error);
   ReplayOutcome out;
   if (cell.contains("violations") && !cell["violations"].empty()) {
-    out.violation = violation_from(cell["violations"][0], parsed.first);
-    out.violation->schedule = schedule_text;
+    out.violation = violation_from(cell["violations"][0], schedule.scheduler);
+    out.violation->schedule = text;
     out.trace = out.violation->trace;
   }
   // Relacy's history has one line per modelled operation: its steps.
@@ -252,4 +167,4 @@ ReplayOutcome replay(const CellSpec& spec, const std::string& schedule_text) {
   return out;
 }
 
-}  // namespace syncstress::scenarios::relacy
+}  // namespace syncstress::supervise::relacy

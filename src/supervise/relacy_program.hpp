@@ -1,9 +1,8 @@
-// Cells that run on Relacy: the runner's side of the syncstress-relacy executable.
+// The protocol with syncstress-relacy, the program that runs cells on Relacy.
 //
 // Relacy replaces malloc, operator new and assert for its whole program, so it lives in its own
-// executable (src/relacy/). For a cell whose strategy is relacy-random, relacy-bound or
-// relacy-full, the runner starts that executable in a child process with the cell's family,
-// kind, primitive, search and parameters, and reads back one JSON cell: a verdict, the
+// executable (src/relacy/). The Relacy backend starts it as a child process with the cell's
+// family, kind, primitive, search and parameters, and reads back one JSON cell: a verdict, the
 // iterations run, metrics, and for a failure Relacy's state string (the schedule) with the
 // history of the failing iteration (the trace). Relacy re-runs a failing iteration with its
 // history on before it answers, and stops if the re-run does not fail the same way, so the
@@ -16,10 +15,10 @@
 #include <set>
 #include <string>
 
-#include "runner.hpp"
+#include "scenarios/outcome.hpp"
 #include "schedules/relacy_strategies.hpp"
 
-namespace syncstress::scenarios::relacy {
+namespace syncstress::supervise::relacy {
 
 /// One cell for syncstress-relacy.
 struct CellSpec {
@@ -42,7 +41,7 @@ std::filesystem::path executable();
 /// executable is missing or does not answer.
 const std::map<std::string, std::set<std::string>>& supported();
 
-/// The parameter names syncstress-relacy takes for `family`: the runner passes only these.
+/// The parameter names syncstress-relacy takes for `family`: the backend passes only these.
 std::set<std::string> parameter_names(const std::string& family);
 
 /// Runs one cell. The result's primitive, scenario and parameters are left for the caller.
@@ -50,7 +49,8 @@ std::set<std::string> parameter_names(const std::string& family);
 /// that dies or overruns its deadline is an error verdict that says so.
 CellResult run_cell(const CellSpec& spec);
 
-/// Re-runs the iteration of a Relacy schedule string (rl1....) with its history.
-ReplayOutcome replay(const CellSpec& spec, const std::string& schedule_text);
+/// Re-runs the failing iteration `schedule` (printed as `text`) with its history; the search
+/// of `spec` is ignored (the schedule names its scheduler).
+ReplayOutcome replay(const CellSpec& spec, const RelacySchedule& schedule, const std::string& text);
 
-}  // namespace syncstress::scenarios::relacy
+}  // namespace syncstress::supervise::relacy

@@ -1,0 +1,80 @@
+#include "scenarios/outcome_json.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace syncstress {
+
+using nlohmann::json;
+
+json to_json(const Violation& violation) {
+  return {{"property", violation.property},
+          {"message", violation.message},
+          {"seed", violation.seed},
+          {"schedule", violation.schedule},
+          {"replay_command", violation.replay_command},
+          {"trace", violation.trace}};
+}
+
+Violation violation_from_json(const json& in) {
+  Violation out;
+  out.property = in.at("property").get<std::string>();
+  out.message = in.at("message").get<std::string>();
+  out.seed = in.value("seed", std::uint64_t{0});
+  out.schedule = in.value("schedule", std::string());
+  out.replay_command = in.value("replay_command", std::string());
+  if (in.contains("trace")) out.trace = in["trace"].get<std::vector<std::string>>();
+  return out;
+}
+
+json to_json(const CellResult& cell) {
+  json violations = json::array();
+  for (const auto& v : cell.violations) violations.push_back(to_json(v));
+  return {{"primitive", cell.primitive},
+          {"scenario", cell.scenario},
+          {"schedule", cell.schedule},
+          {"verdict", std::string(to_string(cell.verdict))},
+          {"executions", cell.executions},
+          {"steps", cell.steps},
+          {"elapsed_seconds", cell.elapsed_seconds},
+          {"parameters", cell.parameters},
+          {"metrics", cell.metrics.is_object() ? cell.metrics : json::object()},
+          {"violations", violations},
+          {"error", cell.error}};
+}
+
+CellResult cell_result_from_json(const json& in) {
+  CellResult cell;
+  cell.primitive = in.at("primitive").get<std::string>();
+  cell.scenario = in.at("scenario").get<std::string>();
+  cell.schedule = in.at("schedule").get<std::string>();
+  cell.verdict = verdict_from_string(in.at("verdict").get<std::string>()).value_or(Verdict::error);
+  cell.executions = in.at("executions").get<std::uint64_t>();
+  cell.steps = in.at("steps").get<std::uint64_t>();
+  cell.elapsed_seconds = in.at("elapsed_seconds").get<double>();
+  cell.parameters = in.at("parameters").get<std::map<std::string, std::string>>();
+  cell.metrics = in.at("metrics");
+  for (const auto& v : in.at("violations")) cell.violations.push_back(violation_from_json(v));
+  cell.error = in.at("error").get<std::string>();
+  return cell;
+}
+
+json to_json(const ReplayOutcome& outcome) {
+  return {{"steps", outcome.steps},
+          {"trace", outcome.trace},
+          {"violation", outcome.violation ? to_json(*outcome.violation) : json()}};
+}
+
+ReplayOutcome replay_outcome_from_json(const json& in) {
+  ReplayOutcome outcome;
+  outcome.steps = in.at("steps").get<std::uint64_t>();
+  outcome.trace = in.at("trace").get<std::vector<std::string>>();
+  if (!in.at("violation").is_null()) {
+    outcome.violation = violation_from_json(in.at("violation"));
+  }
+  return outcome;
+}
+
+}  // namespace syncstress

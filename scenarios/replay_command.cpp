@@ -1,0 +1,24 @@
+#include "scenarios/replay_command.hpp"
+
+#include "util/concat.hpp"
+#include "util/shell_quote.hpp"
+
+namespace syncstress::scenarios {
+
+std::string replay_command(const Preset& preset, std::string_view primitive,
+                           const std::map<std::string, std::string>& overrides,
+                           std::string_view schedule) {
+  // A preset of the scenarios/ folder is named; a user's own preset is given by its file.
+  const bool named = preset.file.empty() || !preset.file.has_parent_path() ||
+                     preset.file.parent_path().filename() == "scenarios";
+  std::string command = concat("syncstress replay --schedule ", shell_quote(schedule));
+  command += named ? concat(" --scenario ", shell_quote(preset.name))
+                   : concat(" --preset ", shell_quote(preset.file.string()));
+  command += concat(" --primitive ", shell_quote(primitive));
+  for (const auto& [key, value] : overrides) {
+    command += concat(" --set ", shell_quote(concat(key, "=", value)));
+  }
+  return command;
+}
+
+}  // namespace syncstress::scenarios

@@ -1,0 +1,21 @@
+// The one place the `syncstress replay ...` command of a violation is spelled: the sim cells,
+// the replays, the crash notes of the supervisor and the Relacy backend all fill a Violation's
+// replay_command with it.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "scenarios/preset.hpp"
+
+namespace syncstress::scenarios {
+
+/// `syncstress replay --schedule S --scenario NAME --primitive P [--set k=v]...`, quoted for a
+/// POSIX shell. A preset of a scenarios/ directory is named by --scenario; a user's own preset
+/// file by --preset FILE.
+std::string replay_command(const Preset& preset, std::string_view primitive,
+                           const std::map<std::string, std::string>& overrides,
+                           std::string_view schedule);
+
+}  // namespace syncstress::scenarios

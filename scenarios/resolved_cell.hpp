@@ -1,0 +1,48 @@
+// One cell of a run, resolved before anything runs: a (preset, primitive) pair with its
+// parameters checked (the preset's values merged with --set) and its family body bound on Sim,
+// and how much of it to run. Every backend runs cells of this shape.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "primitives/catalog.hpp"
+#include "scenarios/bind_body.hpp"
+#include "scenarios/outcome.hpp"
+#include "scenarios/params.hpp"
+#include "scenarios/preset.hpp"
+
+namespace syncstress::scenarios {
+
+struct Cell {
+  Preset preset;
+  const PrimitiveInfo* primitive = nullptr;
+  Params params;
+  Body body;  ///< the family bound on Sim for the primitive (the sim backend runs it)
+  std::map<std::string, std::string> overrides;  ///< --set as given, for replay commands
+
+  /// `syncstress replay ...` for the execution `schedule` of this cell.
+  std::string replay_command(std::string_view schedule) const;
+
+  /// A result that names the cell (primitive, scenario, parameters) and nothing else yet.
+  CellResult identity() const;
+
+  /// Whether the primitive makes the claim the family is about (else the cell is measured).
+  bool claims_headline() const;
+};
+
+/// Resolves the cell of `primitive` under `preset` with `overrides`. Throws UsageError for an
+/// unknown --set key, a value out of range, or a family that does not apply to the primitive.
+Cell make_cell(const Preset& preset, const PrimitiveInfo& primitive,
+               const std::map<std::string, std::string>& overrides);
+
+/// How much of a cell to run: --seed, --executions and --time-budget, else the preset's.
+struct CellPlan {
+  std::uint64_t seed = 0;  ///< the first execution's (sim), the first iteration (Relacy)
+  std::uint64_t executions = 0;
+  double time_budget_seconds = 0;
+};
+
+}  // namespace syncstress::scenarios

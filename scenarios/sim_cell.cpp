@@ -1,0 +1,130 @@
+#include "scenarios/sim_cell.hpp"
+
+#include <chrono>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "scenarios/judge.hpp"
+#include "scenarios/metrics.hpp"
+#include "scenarios/sim_execution.hpp"
+#include "schedules/recording_strategy.hpp"
+#include "schedules/replay_strategy.hpp"
+#include "schedules/schedule_codec.hpp"
+#include "util/lines.hpp"
+
+namespace syncstress::scenarios {
+namespace {
+
+/// Replays `schedule` twice with traces on; both must reproduce `expected` with the same
+/// trace. Returns the trace, or an error text when the replay diverged.
+std::variant<std::vector<std::string>, std::string> confirm(const Cell& cell,
+                                                            const Schedule& schedule,
+                                                            const Judgement& expected,
+                                                            ExecutionWatch& watch) {
+  std::string first_trace;
+  const auto runtime = make_runtime(cell, /*trace=*/true);
+  for (int round = 0; round < 2; ++round) {
+    ReplayStrategy replay(schedule);
+    replay.new_execution();
+    Observations obs;
+    sim::ExecutionResult r;
+    try {
+      r = execute(cell, *runtime, replay, obs, watch);
+      replay.finish();
+    } catch (const ScheduleDivergence& e) {
+      return std::string("the replay diverged from the recorded schedule: ") + e.what();
+    }
+    const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
+    if (j.property != expected.property || j.message != expected.message) {
+      return "the replay ended differently (" + j.property + ": " + j.message +
+             ") from the recorded execution (" + expected.property + ": " + expected.message + ")";
+    }
+    auto text = r.format_trace();
+    if (round == 0) {
+      first_trace = std::move(text);
+    } else if (text != first_trace) {
+      return std::string("two replays of the same schedule gave different traces");
+    }
+  }
+  return split_lines(first_trace);
+}
+
+}  // namespace
+
+CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const CellPlan& plan,
+                        ExecutionWatch& watch) {
+  CellResult out = cell.identity();
+  const auto inner = strategy.make(plan.seed);
+  RecordingStrategy recorder(*inner);
+  out.schedule = recorder.describe();
+
+  Metrics metrics;
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  bool any_unclaimed_break = false;
+  std::optional<Violation> evidence;  // the first unclaimed break, kept for a measured cell
+  out.verdict = Verdict::pass;
+  const auto runtime = make_runtime(cell, /*trace=*/false);
+  // For the supervisor's crash and stall handlers: which execution, and its choices so far.
+  const ExecutionWatch::Note note = [&](nlohmann::json& n) {
+    n["execution"] = out.executions + 1;
+    n["schedule"] = encode(recorder.schedule());
+    note_position(n);
+  };
+  watch.in_flight(&note);
+  bool search_complete = false;  // the strategy had nothing left to try (exhaustive)
+  while (out.executions < plan.executions && elapsed() < plan.time_budget_seconds) {
+    if (!recorder.new_execution()) {
+      search_complete = true;
+      break;
+    }
+    Observations obs;
+    const auto r = execute(cell, *runtime, recorder, obs, watch);
+    ++out.executions;
+    out.steps += r.steps;
+    const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
+    metrics.add(obs, j);
+    if (obs.unclaimed.count(std::string(to_string(headline_claim(cell.preset.family))))) {
+      any_unclaimed_break = true;
+    }
+    if (!j.broken || (!j.claimed && evidence)) continue;
+
+    const auto schedule = recorder.schedule();
+    Violation v;
+    v.property = j.property;
+    v.message = j.message;
+    v.seed = schedule.seed;
+    v.schedule = encode(schedule);
+    v.replay_command = cell.replay_command(v.schedule);
+    auto confirmed = confirm(cell, schedule, j, watch);
+    if (auto* err = std::get_if<std::string>(&confirmed)) {
+      out.verdict = Verdict::error;
+      out.error = "nondeterminism in the tool: " + *err + " (schedule " + v.schedule + ")";
+      break;
+    }
+    v.trace = std::move(std::get<std::vector<std::string>>(confirmed));
+    if (j.claimed) {
+      out.verdict = Verdict::fail;
+      out.violations.push_back(std::move(v));
+      break;
+    }
+    any_unclaimed_break = true;
+    evidence = std::move(v);
+  }
+  watch.in_flight(nullptr);
+  out.elapsed_seconds = elapsed();
+  out.metrics = metrics.to_json();
+  // Only a complete search makes a pass a proof (for its bounds); say which it was.
+  out.metrics["search_complete"] = search_complete;
+  out.metrics["claims_headline"] = cell.claims_headline();
+  if (out.verdict == Verdict::pass && (!cell.claims_headline() || any_unclaimed_break)) {
+    out.verdict = Verdict::measured;
+    if (evidence) out.violations.push_back(std::move(*evidence));
+  }
+  return out;
+}
+
+}  // namespace syncstress::scenarios

@@ -1,0 +1,24 @@
+// One execution of a cell's body on the sim runtime, shared by the sim cell's loop and by the
+// replay of one execution.
+#pragma once
+
+#include <memory>
+
+#include "scenarios/execution_watch.hpp"
+#include "scenarios/finding.hpp"
+#include "scenarios/resolved_cell.hpp"
+#include "schedules/strategy.hpp"
+#include "sim/runtime.hpp"
+
+namespace syncstress::scenarios {
+
+/// A runtime with the cell's options (max_steps, spurious_wakeups, ...), recording traces when
+/// `trace` is set. Reuse it across executions: it keeps its fibers' stacks.
+std::unique_ptr<sim::Runtime> make_runtime(const Cell& cell, bool trace);
+
+/// Runs the cell's body once under `strategy`, filling `obs`; tells `watch` when it starts
+/// and ends.
+sim::ExecutionResult execute(const Cell& cell, sim::Runtime& runtime, Strategy& strategy,
+                             Observations& obs, ExecutionWatch& watch);
+
+}  // namespace syncstress::scenarios

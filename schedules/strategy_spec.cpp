@@ -1,0 +1,47 @@
+#include "schedules/strategy_spec.hpp"
+
+#include "schedules/schedule_codec.hpp"
+
+namespace syncstress {
+
+std::unique_ptr<Strategy> SimStrategySpec::make(std::uint64_t seed) const {
+  return make_strategy(name, seed, params);
+}
+
+std::vector<StrategyInfo> all_strategies() {
+  std::vector<StrategyInfo> out;
+  for (const auto& catalog : {strategy_catalog(), relacy_strategy_catalog()}) {
+    out.insert(out.end(), catalog.begin(), catalog.end());
+  }
+  return out;
+}
+
+StrategySpec parse_strategy_spec(std::string_view description) {
+  const auto [name, params] = parse_strategy_description(description);
+  return make_strategy_spec(name, params);
+}
+
+StrategySpec make_strategy_spec(std::string_view name, const StrategyParams& params) {
+  if (is_relacy_strategy(name)) return make_relacy_search(name, params);
+  // Building it once is the only complete check of its parameters; seed 0 is arbitrary.
+  make_strategy(name, 0, params);
+  return SimStrategySpec{std::string(name), params};
+}
+
+std::string describe(const StrategySpec& spec) {
+  if (const auto* search = std::get_if<RelacySearch>(&spec)) return describe(*search);
+  return std::get<SimStrategySpec>(spec).make(0)->describe();
+}
+
+RecordedSchedule parse_schedule_string(std::string_view text) {
+  if (is_relacy_schedule_string(text)) {
+    try {
+      return parse_relacy_schedule_string(text);
+    } catch (const StrategyError& e) {
+      throw ScheduleFormatError(e.what());
+    }
+  }
+  return decode(text);
+}
+
+}  // namespace syncstress

@@ -1,0 +1,55 @@
+// Where a strategy runs, decided once: `--schedule` (or a preset's schedule) parsed and checked
+// into a typed value whose alternative says where it runs, and a recorded schedule string
+// decoded into one that says where it replays. This file and the two catalogues it reads
+// (strategy_factory.hpp for the sim runtime, relacy_strategies.hpp for syncstress-relacy) are
+// the only code that knows which names run where: everything above dispatches on the variant.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "schedules/relacy_strategies.hpp"
+#include "schedules/schedule.hpp"
+#include "schedules/strategy.hpp"
+#include "schedules/strategy_factory.hpp"
+
+namespace syncstress {
+
+/// A strategy of the deterministic runtime, its name and parameters already checked.
+struct SimStrategySpec {
+  std::string name;
+  StrategyParams params;
+
+  /// A fresh strategy seeded with `seed` (ignored by the deterministic ones).
+  std::unique_ptr<Strategy> make(std::uint64_t seed) const;
+};
+
+/// A strategy, parsed once: on the sim runtime, or a search in syncstress-relacy.
+using StrategySpec = std::variant<SimStrategySpec, RelacySearch>;
+
+/// Every strategy a StrategySpec can name: the sim ones, then Relacy's, in the order
+/// `list schedules` prints them.
+std::vector<StrategyInfo> all_strategies();
+
+/// Parses "pct" or "pct:d=3,k=400" and checks the name and every parameter. Throws
+/// StrategyError (its what() lists the valid choices).
+StrategySpec parse_strategy_spec(std::string_view description);
+
+/// The same from a name and its parameters, as a preset's "schedule" object gives them.
+StrategySpec make_strategy_spec(std::string_view name, const StrategyParams& params);
+
+/// How the schedule column of a report spells `spec` ("pct:d=3,k=1000", "relacy-random").
+std::string describe(const StrategySpec& spec);
+
+/// The schedule string of one recorded execution, decoded: a sim schedule (ss1....) or a
+/// Relacy state (rl1....).
+using RecordedSchedule = std::variant<Schedule, RelacySchedule>;
+
+/// Decodes `text`. Throws ScheduleFormatError saying what is wrong with it.
+RecordedSchedule parse_schedule_string(std::string_view text);
+
+}  // namespace syncstress

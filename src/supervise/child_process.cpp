@@ -1,0 +1,81 @@
+#include "supervise/child_process.hpp"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <system_error>
+
+namespace syncstress::supervise {
+
+ChildExit run_child(int pipes, const std::function<void(std::span<const int> fds)>& child_main,
+                    double timeout_seconds) {
+  std::vector<int> read_ends, write_ends;
+  for (int i = 0; i < pipes; ++i) {
+    int fds[2];
+    if (::pipe(fds) != 0) {
+      const int error = errno;
+      for (int fd : read_ends) ::close(fd);
+      for (int fd : write_ends) ::close(fd);
+      throw std::system_error(error, std::generic_category(), "pipe()");
+    }
+    read_ends.push_back(fds[0]);
+    write_ends.push_back(fds[1]);
+  }
+  // Whatever stdio holds would otherwise be written twice, once by each process.
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork()");
+  if (pid == 0) {
+    for (int fd : read_ends) ::close(fd);
+    child_main(write_ends);
+    ::_exit(127);
+  }
+  for (int fd : write_ends) ::close(fd);
+
+  ChildExit out;
+  out.outputs.resize(read_ends.size());
+  std::vector<pollfd> polled;
+  polled.reserve(read_ends.size());
+  for (int fd : read_ends) polled.push_back({fd, POLLIN, 0});
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
+  std::size_t open = polled.size();
+  char buf[1 << 16];
+  while (open > 0) {
+    const int ready = ::poll(polled.data(), polled.size(), 100);
+    if (ready < 0 && errno != EINTR) break;
+    for (std::size_t i = 0; i < polled.size() && ready > 0; ++i) {
+      auto& p = polled[i];
+      if (p.fd < 0 || (p.revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+      const ssize_t n = ::read(p.fd, buf, sizeof buf);
+      if (n > 0) {
+        out.outputs[i].append(buf, static_cast<std::size_t>(n));
+      } else if (n == 0 || errno != EINTR) {
+        ::close(p.fd);
+        p.fd = -1;
+        --open;
+      }
+    }
+    if (open > 0 && std::chrono::steady_clock::now() > deadline) {
+      ::kill(pid, SIGKILL);
+      out.timed_out = true;
+      break;
+    }
+  }
+  for (const auto& p : polled) {
+    if (p.fd >= 0) ::close(p.fd);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) out.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) out.signal = WTERMSIG(status);
+  return out;
+}
+
+}  // namespace syncstress::supervise

@@ -1,0 +1,28 @@
+// The one fork / pipe / poll / deadline / wait of the tool. Both kinds of children run through
+// it: a forked copy of this process that runs a cell or a replay under crash and stall handlers
+// (isolated.hpp), and the syncstress-relacy program (program.hpp).
+#pragma once
+
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace syncstress::supervise {
+
+/// How a child ended, with everything it wrote to its pipes.
+struct ChildExit {
+  int exit_code = -1;                ///< when it exited
+  int signal = 0;                    ///< when a signal ended it
+  bool timed_out = false;            ///< killed (SIGKILL) at the deadline
+  std::vector<std::string> outputs;  ///< what it wrote to each pipe, in order
+};
+
+/// Forks a child with `pipes` pipes. The child runs `child_main` with the write ends and must
+/// end in _exit or exec (should it return, it _exits 127). The parent reads every pipe until
+/// the child has closed them all, killing it after `timeout_seconds`, then reaps it. Throws
+/// std::system_error when pipe() or fork() fails.
+ChildExit run_child(int pipes, const std::function<void(std::span<const int> fds)>& child_main,
+                    double timeout_seconds);
+
+}  // namespace syncstress::supervise

@@ -1,0 +1,104 @@
+#include "supervise/matrix.hpp"
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "scenarios/resolved_cell.hpp"
+#include "supervise/backend.hpp"
+#include "util/concat.hpp"
+#include "util/usage_error.hpp"
+
+namespace syncstress::supervise {
+namespace {
+
+/// A cell with everything it runs with.
+struct PlannedCell {
+  scenarios::Cell cell;
+  StrategySpec strategy;
+  const Backend* backend = nullptr;
+  scenarios::CellPlan plan;
+};
+
+bool fits(const scenarios::Preset& preset, const PrimitiveInfo& p) {
+  return p.kind == preset.kind && scenarios::applies(preset.family, p.kind, p.mode);
+}
+
+/// The primitives a cell of `preset` is made for: each of `named` (which must fit), else
+/// every primitive of the catalogue that fits.
+std::vector<const PrimitiveInfo*> primitives_for(const scenarios::Preset& preset,
+                                                 const std::vector<const PrimitiveInfo*>& named) {
+  std::vector<const PrimitiveInfo*> out;
+  for (const auto* p : named) {
+    if (!fits(preset, *p)) {
+      throw UsageError(concat("--primitive ", p->name, ": a ", to_string(p->mode), " ",
+                              to_string(p->kind), " does not fit scenario '", preset.name, "' (",
+                              to_string(preset.family), " of a ", to_string(preset.kind), ")"));
+    }
+    out.push_back(p);
+  }
+  if (!named.empty()) return out;
+  for (const auto& p : all_primitives()) {
+    if (fits(preset, p)) out.push_back(&p);
+  }
+  return out;
+}
+
+/// The preset's own strategy, for a run without --schedule.
+StrategySpec strategy_of(const scenarios::Preset& preset) {
+  try {
+    return make_strategy_spec(preset.strategy, preset.strategy_params);
+  } catch (const StrategyError& e) {
+    throw UsageError(e.what());
+  }
+}
+
+scenarios::CellPlan plan_of(const scenarios::Preset& preset, const RunConfig& config) {
+  return {config.seed.value_or(preset.seed), config.executions.value_or(preset.executions),
+          config.time_budget_seconds.value_or(preset.time_budget_seconds)};
+}
+
+}  // namespace
+
+RunOutcome run_matrix(const RunConfig& config) {
+  // Resolve every cell before running any, so bad input fails before work starts.
+  std::vector<PlannedCell> planned;
+  // With one preset a named primitive must fit it; --all narrows every preset to those that do.
+  const bool each_named_must_fit = config.presets.size() == 1;
+  for (const auto& preset : config.presets) {
+    std::vector<const PrimitiveInfo*> named;
+    for (const auto* p : config.primitives) {
+      if (each_named_must_fit || fits(preset, *p)) named.push_back(p);
+    }
+    if (!config.primitives.empty() && named.empty()) continue;
+    const StrategySpec strategy = config.strategy ? *config.strategy : strategy_of(preset);
+    const Backend& backend = backend_for(strategy);
+    for (const auto* primitive : primitives_for(preset, named)) {
+      if (!backend.runs(*primitive, preset.family)) {
+        // Named on purpose: say why it cannot run. Otherwise it is simply not in the matrix.
+        if (!named.empty()) {
+          throw UsageError(concat("--primitive ", primitive->name, " does not run on ",
+                                  backend.platform(), " (", to_string(preset.family),
+                                  "); the primitives that do: ", backend.catalogue()));
+        }
+        continue;
+      }
+      planned.push_back({scenarios::make_cell(preset, *primitive, config.overrides), strategy,
+                         &backend, plan_of(preset, config)});
+    }
+  }
+  if (planned.empty()) {
+    throw UsageError("no primitive fits the requested scenario(s); see `syncstress list`");
+  }
+  RunOutcome outcome;
+  for (const auto& p : planned) {
+    if (config.verbosity == Verbosity::verbose) {
+      std::fprintf(stderr, "running %s on %s\n", p.cell.preset.name.c_str(),
+                   std::string(p.cell.primitive->name).c_str());
+    }
+    outcome.cells.push_back(p.backend->run(p.cell, p.strategy, p.plan));
+  }
+  return outcome;
+}
+
+}  // namespace syncstress::supervise

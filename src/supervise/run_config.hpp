@@ -1,0 +1,50 @@
+// What the CLI asks the supervisor to do, in resolved values: presets loaded, primitives found
+// in the catalogue, --schedule parsed. The CLI checks every name and flag once, at its edge;
+// nothing below it sees a flag's text.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "primitives/catalog.hpp"
+#include "scenarios/preset.hpp"
+#include "schedules/strategy_spec.hpp"
+
+namespace syncstress::supervise {
+
+/// How much the run prints on stderr besides errors.
+enum class Verbosity { quiet, normal, verbose };
+
+/// Everything `syncstress run` was asked to do.
+struct RunConfig {
+  /// The presets to run, in order: one for --scenario or --preset, every one for --all.
+  std::vector<scenarios::Preset> presets;
+  /// The primitives named by --primitive; empty means every primitive that fits each preset.
+  /// With one preset each must fit it; with several, each preset runs those that fit.
+  std::vector<const PrimitiveInfo*> primitives;
+  /// --schedule; unset means each preset's own.
+  std::optional<StrategySpec> strategy;
+  std::optional<std::uint64_t> seed;        ///< --seed; unset: the preset's
+  std::optional<std::uint64_t> executions;  ///< --executions per cell; unset: the preset's
+  /// Wall-clock budget per cell in seconds (--time-budget); unset: the preset's.
+  std::optional<double> time_budget_seconds;
+  /// Parameter overrides (--set key=value), by key; checked against each family's specs when
+  /// its cells are resolved.
+  std::map<std::string, std::string> overrides;
+  Verbosity verbosity = Verbosity::normal;
+};
+
+/// Everything `syncstress replay` needs to re-run one execution.
+struct ReplayConfig {
+  scenarios::Preset preset;
+  const PrimitiveInfo* primitive = nullptr;
+  std::string schedule;       ///< the schedule string, as given
+  RecordedSchedule recorded;  ///< the same, decoded
+  std::map<std::string, std::string> overrides;
+  Verbosity verbosity = Verbosity::normal;
+};
+
+}  // namespace syncstress::supervise
