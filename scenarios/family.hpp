@@ -1,5 +1,5 @@
 // The scenario families as data: their names, their parameters, the claim each is about and
-// the kinds it applies to. Shared by the sim runner and the syncstress-relacy program.
+// the kinds it applies to. Shared by the sim cells and the syncstress-relacy program.
 #pragma once
 
 #include <optional>

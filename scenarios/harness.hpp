@@ -389,9 +389,12 @@ class Actors {
         throw;
       }
     }
+    // Once the count is in, run() may return and the group (whose members live on the body's
+    // stack) go away: only the retired state, through a pointer in this frame, is touched after.
+    auto& finished = state_->finished;
     // Pairs with the acquire load in wait_all_finished.
-    finished_.fetch_add(1, std::memory_order_acq_rel);
-    P::wake_by_address_all(finished_);
+    finished.fetch_add(1, std::memory_order_acq_rel);
+    P::wake_by_address_all(finished);
   }
 
   void wait_all_finished() {

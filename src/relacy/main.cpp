@@ -96,8 +96,21 @@ Params parameters(Family family, const std::vector<std::string>& settings) {
 
 std::vector<std::string> families_of(const Entry& entry) {
   std::vector<std::string> names;
+  names.reserve(entry.bodies.size());
   for (const auto& [name, body] : entry.bodies) names.push_back(name);
   return names;
+}
+
+/// Sets the search's cell: the body `entry` runs under `family`, with its parameters.
+void choose_cell(const std::string& primitive, const Entry& entry, const std::string& family,
+                 const std::vector<std::string>& settings) {
+  const auto body = entry.bodies.find(family);
+  const auto chosen = scenarios::family_from_string(family);
+  if (body == entry.bodies.end() || !chosen) {
+    throw UsageError("--family " + family + ": " + primitive + " runs only under " +
+                     families_of(entry).front() + " on relacy");
+  }
+  current_cell() = {body->second, parameters(*chosen, settings)};
 }
 
 int run(int argc, char** argv) {
@@ -156,12 +169,7 @@ int run(int argc, char** argv) {
       throw UsageError("--kind " + kind + ": " + primitive + " is a " +
                        std::string(to_string(it->second.kind)));
     }
-    const auto body = it->second.bodies.find(family);
-    if (body == it->second.bodies.end()) {
-      throw UsageError("--family " + family + ": " + primitive + " runs only under " +
-                       families_of(it->second).front() + " on relacy");
-    }
-    current_cell() = {body->second, parameters(*scenarios::family_from_string(family), settings)};
+    choose_cell(primitive, it->second, family, settings);
     Search s;
     s.type = scheduler == "full"    ? rl::sched_full
              : scheduler == "bound" ? rl::sched_bound

@@ -1,6 +1,6 @@
 // The registry of syncstress-relacy: for each primitive, its kind and the scenario families'
 // bodies bound on its Relacy instantiation (scenarios/bind_body.hpp, the same family templates
-// the sim runner binds on Sim), and the search that runs one of them.
+// the sim cells bind on Sim), and the search that runs one of them.
 //
 // A body runs as the test's one static thread; the actors it starts are Relacy dynamic threads
 // (Relacy::thread), as are the pool's workers. So Relacy's machinery is instantiated for two

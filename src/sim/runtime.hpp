@@ -115,7 +115,8 @@ std::uint64_t current_step();
 /// The trace of the execution in progress on this OS thread so far, formatted as
 /// ExecutionResult::format_trace does (empty outside an execution, or with record_trace off).
 /// Meant for a report made from a signal handler on a thread stuck inside an execution
-/// (isolation's hang and crash notes): it allocates, so it is not async-signal-safe.
+/// (src/supervise/watchdog.cpp's hang and crash notes): it allocates, so it is not
+/// async-signal-safe.
 std::string trace_so_far();
 /// Names a sim object (mutex, atomic, event, ...) in traces and deadlock reports; otherwise
 /// objects are named "<kind>#<n>" in creation order per execution. A name given inside an
