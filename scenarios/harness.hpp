@@ -347,13 +347,13 @@ class Actors {
   /// Starts every actor and blocks the calling thread until all have finished. The spawns are
   /// traced at `loc` (the family's call), not inside std::make_unique.
   void run(source_location loc = source_location::current()) {
-    tasks_.resize(makers_.size());
+    state_->tasks.resize(makers_.size());
     std::vector<std::unique_ptr<typename P::thread>> threads;
     for (std::size_t i = 0; i < makers_.size(); ++i) {
       threads.push_back(std::make_unique<typename P::thread>(
           [this, i] {
-            tasks_[i] = finish_counted(makers_[i]());
-            tasks_[i].start();
+            state_->tasks[i] = finish_counted(makers_[i]());
+            state_->tasks[i].start();
           },
           loc));
     }
@@ -362,11 +362,11 @@ class Actors {
   }
 
   /// The task of actor i, e.g. to cancel it by destroying its frame.
-  Task& task_of(std::size_t i) { return tasks_[i]; }
+  Task& task_of(std::size_t i) { return state_->tasks[i]; }
   /// Counts a cancelled actor as finished, so run() stops waiting for it.
   void cancelled() {
-    finished_.fetch_add(1, std::memory_order_acq_rel);
-    P::wake_by_address_all(finished_);
+    state_->finished.fetch_add(1, std::memory_order_acq_rel);
+    P::wake_by_address_all(state_->finished);
   }
 
  private:
@@ -399,9 +399,9 @@ class Actors {
 
   void wait_all_finished() {
     const auto n = static_cast<std::int32_t>(makers_.size());
-    for (std::int32_t seen = finished_.load(std::memory_order_acquire); seen < n;
-         seen = finished_.load(std::memory_order_acquire)) {
-      P::wait_on_address(finished_, seen);
+    for (std::int32_t seen = state_->finished.load(std::memory_order_acquire); seen < n;
+         seen = state_->finished.load(std::memory_order_acquire)) {
+      P::wait_on_address(state_->finished, seen);
     }
   }
 
@@ -413,8 +413,6 @@ class Actors {
     std::vector<Task> tasks;  // after the counter: destroyed first, as the frames go first
   };
   std::shared_ptr<State> state_ = std::make_shared<State>();
-  std::vector<Task>& tasks_ = state_->tasks;
-  typename P::template atomic<std::int32_t>& finished_ = state_->finished;
 };
 
 }  // namespace syncstress::scenarios
