@@ -28,6 +28,10 @@ class ExecutionWatch {
 
   /// An execution starts or ends: what a stall watchdog watches. Lock-free.
   virtual void progress() noexcept = 0;
+
+  /// Whether the run was asked to stop (SIGINT, SIGTERM): the loop checks it between
+  /// executions and ends the cell as interrupted. Lock-free.
+  virtual bool stop_requested() const noexcept { return false; }
 };
 
 /// The watch of a loop that nobody supervises: ignores everything.

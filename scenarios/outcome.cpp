@@ -1,4 +1,5 @@
-// Verdict names as reports and baselines spell them.
+// Verdict and stop-reason names as reports and baselines spell them, and how a cell's stop
+// settles its verdict.
 #include "scenarios/outcome.hpp"
 
 #include <array>
@@ -6,26 +7,62 @@
 
 namespace syncstress {
 namespace {
-constexpr std::array<std::pair<Verdict, std::string_view>, 4> kVerdictNames{{
+constexpr std::array<std::pair<Verdict, std::string_view>, 6> kVerdictNames{{
     {Verdict::pass, "pass"},
     {Verdict::fail, "fail"},
     {Verdict::measured, "measured"},
+    {Verdict::inconclusive, "inconclusive"},
+    {Verdict::interrupted, "interrupted"},
     {Verdict::error, "error"},
 }};
-}  // namespace
+constexpr std::array<std::pair<StopReason, std::string_view>, 6> kStopNames{{
+    {StopReason::executions, "executions"},
+    {StopReason::exhausted, "exhausted"},
+    {StopReason::violation, "violation"},
+    {StopReason::time_budget, "time_budget"},
+    {StopReason::interrupted, "interrupted"},
+    {StopReason::error, "error"},
+}};
 
-std::string_view to_string(Verdict verdict) {
-  for (const auto& [v, name] : kVerdictNames) {
-    if (v == verdict) return name;
+template <class E, std::size_t N>
+std::string_view name_of(const std::array<std::pair<E, std::string_view>, N>& names, E value) {
+  for (const auto& [v, name] : names) {
+    if (v == value) return name;
   }
   return "error";
 }
 
-std::optional<Verdict> verdict_from_string(std::string_view text) {
-  for (const auto& [v, name] : kVerdictNames) {
+template <class E, std::size_t N>
+std::optional<E> value_of(const std::array<std::pair<E, std::string_view>, N>& names,
+                          std::string_view text) {
+  for (const auto& [v, name] : names) {
     if (name == text) return v;
   }
   return std::nullopt;
+}
+}  // namespace
+
+std::string_view to_string(Verdict verdict) { return name_of(kVerdictNames, verdict); }
+
+std::optional<Verdict> verdict_from_string(std::string_view text) {
+  return value_of(kVerdictNames, text);
+}
+
+std::string_view to_string(StopReason reason) { return name_of(kStopNames, reason); }
+
+std::optional<StopReason> stop_reason_from_string(std::string_view text) {
+  return value_of(kStopNames, text);
+}
+
+void settle_verdict(CellResult& cell, bool soak) {
+  const bool open = cell.verdict == Verdict::pass || cell.verdict == Verdict::measured;
+  if (cell.stopped_by == StopReason::time_budget && !soak && open) {
+    cell.verdict = Verdict::inconclusive;
+  }
+  if (cell.stopped_by == StopReason::interrupted && cell.verdict != Verdict::fail &&
+      cell.verdict != Verdict::error) {
+    cell.verdict = Verdict::interrupted;
+  }
 }
 
 }  // namespace syncstress

@@ -26,12 +26,34 @@ struct Violation {
 };
 
 /// The result of a (primitive, scenario, schedule) cell.
-enum class Verdict { pass, fail, measured, error };
+///  - pass: every execution planned ran and kept the claimed properties;
+///  - fail: a claimed property broke (or the primitive crashed or hung);
+///  - measured: the primitive does not claim the family's property, or only unclaimed ones broke;
+///  - inconclusive: the time budget ended the search before its planned executions, with
+///    nothing broken: a faster machine might have found what this one did not reach;
+///  - interrupted: SIGINT or SIGTERM stopped the cell;
+///  - error: the tool or the child running the cell failed.
+enum class Verdict { pass, fail, measured, inconclusive, interrupted, error };
 
-/// "pass", "fail", "measured", "error".
+/// "pass", "fail", "measured", "inconclusive", "interrupted", "error".
 std::string_view to_string(Verdict verdict);
 /// The inverse of to_string; nullopt for anything else.
 std::optional<Verdict> verdict_from_string(std::string_view text);
+
+/// Why a cell's search ended.
+enum class StopReason {
+  executions,   ///< it ran every execution planned
+  exhausted,    ///< the strategy had nothing left to try (a complete bounded search)
+  violation,    ///< a claimed property broke, or the primitive crashed or hung
+  time_budget,  ///< the wall-clock budget ran out first
+  interrupted,  ///< SIGINT or SIGTERM
+  error,        ///< the tool failed
+};
+
+/// "executions", "exhausted", "violation", "time_budget", "interrupted", "error".
+std::string_view to_string(StopReason reason);
+/// The inverse of to_string; nullopt for anything else.
+std::optional<StopReason> stop_reason_from_string(std::string_view text);
 
 struct CellResult {
   std::string primitive;
@@ -39,6 +61,9 @@ struct CellResult {
   std::string schedule;  ///< strategy as Strategy::describe() prints it, e.g. "pct:d=3"
   Verdict verdict = Verdict::error;
   std::uint64_t executions = 0;
+  /// The executions planned (--executions or the preset's); `executions` may be fewer.
+  std::uint64_t planned_executions = 0;
+  StopReason stopped_by = StopReason::error;
   std::uint64_t steps = 0;  ///< summed over all executions
   double elapsed_seconds = 0;
   /// Parameters the cell actually ran with (preset defaults merged with --set).
@@ -47,6 +72,12 @@ struct CellResult {
   std::vector<Violation> violations;
   std::string error;  ///< for Verdict::error: what went wrong in the tool or the primitive
 };
+
+/// The verdict a cell's search earns from how it stopped: one cut short by its time budget is
+/// inconclusive where it would have passed or measured, unless `soak` (the time budget is the
+/// plan); one interrupted is interrupted unless it failed. Applied once, by the supervisor,
+/// to whatever a backend returns.
+void settle_verdict(CellResult& cell, bool soak);
 
 /// Every cell of a run, in the order they ran.
 struct RunOutcome {

@@ -37,6 +37,8 @@ json to_json(const CellResult& cell) {
           {"schedule", cell.schedule},
           {"verdict", std::string(to_string(cell.verdict))},
           {"executions", cell.executions},
+          {"planned_executions", cell.planned_executions},
+          {"stopped_by", std::string(to_string(cell.stopped_by))},
           {"steps", cell.steps},
           {"elapsed_seconds", cell.elapsed_seconds},
           {"parameters", cell.parameters},
@@ -52,6 +54,9 @@ CellResult cell_result_from_json(const json& in) {
   cell.schedule = in.at("schedule").get<std::string>();
   cell.verdict = verdict_from_string(in.at("verdict").get<std::string>()).value_or(Verdict::error);
   cell.executions = in.at("executions").get<std::uint64_t>();
+  cell.planned_executions = in.at("planned_executions").get<std::uint64_t>();
+  cell.stopped_by =
+      stop_reason_from_string(in.at("stopped_by").get<std::string>()).value_or(StopReason::error);
   cell.steps = in.at("steps").get<std::uint64_t>();
   cell.elapsed_seconds = in.at("elapsed_seconds").get<double>();
   cell.parameters = in.at("parameters").get<std::map<std::string, std::string>>();

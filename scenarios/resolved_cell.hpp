@@ -43,6 +43,12 @@ struct CellPlan {
   std::uint64_t seed = 0;  ///< the first execution's (sim), the first iteration (Relacy)
   std::uint64_t executions = 0;
   double time_budget_seconds = 0;
+  /// The time budget is the plan (a soak): a cell it ends with nothing broken passes, where
+  /// otherwise it is inconclusive.
+  bool soak = false;
+  /// Tests only: each execution is followed by a pause `slowdown - 1` times its length, as if
+  /// the machine were that much slower (SYNCSTRESS_TEST_SLOWDOWN). Sim only.
+  double slowdown = 1;
 };
 
 }  // namespace syncstress::scenarios

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 
@@ -76,13 +77,29 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
   };
   watch.in_flight(&note);
   bool search_complete = false;  // the strategy had nothing left to try (exhaustive)
-  while (out.executions < plan.executions && elapsed() < plan.time_budget_seconds) {
+  out.planned_executions = plan.executions;
+  out.stopped_by = StopReason::executions;
+  while (out.executions < plan.executions) {
+    if (watch.stop_requested()) {
+      out.stopped_by = StopReason::interrupted;
+      break;
+    }
+    if (elapsed() >= plan.time_budget_seconds) {
+      out.stopped_by = StopReason::time_budget;
+      break;
+    }
     if (!recorder.new_execution()) {
       search_complete = true;
+      out.stopped_by = StopReason::exhausted;
       break;
     }
     Observations obs;
+    const auto began = std::chrono::steady_clock::now();
     const auto r = execute(cell, *runtime, recorder, obs, watch);
+    if (plan.slowdown > 1) {
+      // A machine `slowdown` times slower, for the tests of verdicts against the clock.
+      std::this_thread::sleep_for((std::chrono::steady_clock::now() - began) * (plan.slowdown - 1));
+    }
     ++out.executions;
     out.steps += r.steps;
     const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
@@ -103,11 +120,13 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
     if (auto* err = std::get_if<std::string>(&confirmed)) {
       out.verdict = Verdict::error;
       out.error = "nondeterminism in the tool: " + *err + " (schedule " + v.schedule + ")";
+      out.stopped_by = StopReason::error;
       break;
     }
     v.trace = std::move(std::get<std::vector<std::string>>(confirmed));
     if (j.claimed) {
       out.verdict = Verdict::fail;
+      out.stopped_by = StopReason::violation;
       out.violations.push_back(std::move(v));
       break;
     }
