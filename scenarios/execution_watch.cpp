@@ -1,6 +1,7 @@
 #include "scenarios/execution_watch.hpp"
 
 #include "sim/runtime.hpp"
+#include "util/interrupt.hpp"
 
 namespace syncstress::scenarios {
 namespace {
@@ -12,6 +13,8 @@ class NoWatch final : public ExecutionWatch {
 };
 
 }  // namespace
+
+bool ExecutionWatch::stop_requested() const noexcept { return interrupt::requested() != 0; }
 
 ExecutionWatch& no_watch() {
   static NoWatch watch;

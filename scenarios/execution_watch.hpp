@@ -31,7 +31,8 @@ class ExecutionWatch {
 
   /// Whether the run was asked to stop (SIGINT, SIGTERM): the loop checks it between
   /// executions and ends the cell as interrupted. Lock-free.
-  virtual bool stop_requested() const noexcept { return false; }
+  /// By default: whether this process received SIGINT or SIGTERM (util/interrupt.hpp).
+  virtual bool stop_requested() const noexcept;
 };
 
 /// The watch of a loop that nobody supervises: ignores everything.

@@ -82,6 +82,8 @@ void settle_verdict(CellResult& cell, bool soak);
 /// Every cell of a run, in the order they ran.
 struct RunOutcome {
   std::vector<CellResult> cells;
+  std::size_t cells_planned = 0;  ///< more than cells.size() when the run was interrupted
+  int interrupted_by = 0;         ///< SIGINT or SIGTERM when the run was interrupted, else 0
 };
 
 /// What re-running one execution from its schedule string showed.

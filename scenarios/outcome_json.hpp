@@ -15,8 +15,9 @@ nlohmann::json to_json(const Violation& violation);
 /// when missing); the other fields default to empty, as syncstress-relacy leaves them.
 Violation violation_from_json(const nlohmann::json& in);
 
-/// {primitive, scenario, schedule, verdict, executions, planned_executions, stopped_by, steps, elapsed_seconds, parameters,
-/// metrics, violations, error}; metrics that are not an object are written as {}.
+/// {primitive, scenario, schedule, verdict, executions, planned_executions, stopped_by, steps,
+/// elapsed_seconds, parameters, metrics, violations, error}; metrics that are not an object are
+/// written as {}.
 nlohmann::json to_json(const CellResult& cell);
 /// The inverse of to_json; every field is required (nlohmann::json::exception when missing).
 CellResult cell_result_from_json(const nlohmann::json& in);

@@ -84,6 +84,10 @@ Preset load_preset(const std::filesystem::path& file) {
       }
       p.time_budget_seconds = s["time_budget"].get<double>();
     }
+    if (s.contains("soak")) {
+      if (!s["soak"].is_boolean()) bad(file, "\"schedule.soak\" must be true or false");
+      p.soak = s["soak"].get<bool>();
+    }
   }
   return p;
 }

@@ -33,7 +33,10 @@ struct Preset {
   std::map<std::string, std::string, std::less<>> strategy_params;
   std::uint64_t seed = 1;
   std::uint64_t executions = 1000;
+  /// A safety net: a cell it ends before `executions` is inconclusive, unless `soak`.
   double time_budget_seconds = 30;
+  /// The time budget is the plan (a soak test): a cell it ends with nothing broken passes.
+  bool soak = false;
   std::filesystem::path file;
 };
 

@@ -1,5 +1,6 @@
 // The gate finds differences both ways (a new failure, and a known failure no longer caught),
-// writes well-formed JUnit, and its CLI exits 1 on a difference and 0 on none.
+// and a fail for another reason than the baseline's ("property changed"); it tells them apart
+// in text and JUnit, writes well-formed JUnit, and its CLI exits 1 on a difference, 0 on none.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -21,14 +22,22 @@ json cell(const std::string& primitive, const std::string& scenario, const std::
           {"steps", 100},           {"violations", json::array()}};
 }
 
+/// A failing cell whose first violation broke `property`.
+json failing(const std::string& primitive, const std::string& property) {
+  json c = cell(primitive, "shared-mutex-starvation", "pct", "fail");
+  c["violations"] =
+      json::array({{{"property", property}, {"message", "m"}, {"seed", 1}, {"schedule", "s1.x"}}});
+  return c;
+}
+
 json report_of(std::vector<json> cells) {
   return {{"schema", report::kReportSchema}, {"config", json::object()}, {"cells", cells}};
 }
 
 std::vector<report::Expectation> expectations() {
-  return {{"part8", "shared-mutex-starvation", std::nullopt, "fail"},
-          {"part9", "shared-mutex-starvation", std::nullopt, "pass"},
-          {"fifo_mutex", "mutex-fairness", std::nullopt, "pass"}};
+  return {{"part8", "shared-mutex-starvation", std::nullopt, "fail", {}, {}},
+          {"part9", "shared-mutex-starvation", std::nullopt, "pass", {}, {}},
+          {"fifo_mutex", "mutex-fairness", std::nullopt, "pass", {}, {}}};
 }
 
 TEST(Gate, AgreeingReportHasNoDifference) {
@@ -49,8 +58,8 @@ TEST(Gate, KnownFailureThatNowPassesIsADifference) {
                   cell("part9", "shared-mutex-starvation", "pct", "pass")})},
       false);
   ASSERT_EQ(result.differences, 1u);
-  EXPECT_EQ(result.cases[0].problem,
-            "expected fail, got pass: a known failure is no longer detected");
+  EXPECT_EQ(result.cases[0].kind, "bug no longer caught");
+  EXPECT_EQ(result.cases[0].problem, "bug no longer caught: expected fail, got pass");
 }
 
 TEST(Gate, NewFailureIsADifference) {
@@ -60,7 +69,47 @@ TEST(Gate, NewFailureIsADifference) {
                   cell("part9", "shared-mutex-starvation", "pct", "fail")})},
       false);
   ASSERT_EQ(result.differences, 1u);
-  EXPECT_EQ(result.cases[1].problem, "expected pass, got fail");
+  EXPECT_EQ(result.cases[1].kind, "new failure");
+  EXPECT_EQ(result.cases[1].problem, "new failure: expected pass, got fail");
+}
+
+TEST(Gate, AFailForAnotherPropertyIsAPropertyChange) {
+  auto baseline = expectations();
+  baseline[0].property = "starvation_freedom";
+  const json part9 = cell("part9", "shared-mutex-starvation", "pct", "pass");
+  const auto same = report::compare_with_baseline(
+      baseline, {report_of({failing("part8", "starvation_freedom"), part9})}, false);
+  EXPECT_EQ(same.differences, 0u);
+  // The documented bug is no longer what fails the cell: a crash took its place.
+  const auto changed = report::compare_with_baseline(
+      baseline, {report_of({failing("part8", "crash"), part9})}, false);
+  ASSERT_EQ(changed.differences, 1u);
+  EXPECT_EQ(changed.cases[0].kind, "property changed");
+  EXPECT_EQ(changed.cases[0].problem,
+            "property changed: expected fail (starvation_freedom), got fail (crash)");
+}
+
+TEST(Gate, AMeasuredCellPinsWhichUnclaimedPropertiesBroke) {
+  std::vector<report::Expectation> baseline = {
+      {"m", "cancellation-during-resume", std::nullopt, "measured", {}, {{"a", "b"}}}};
+  json c = cell("m", "cancellation-during-resume", "random", "measured");
+  c["metrics"] = {{"executions_breaking", {{"a", 3}, {"b", 1}}}};
+  EXPECT_EQ(report::compare_with_baseline(baseline, {report_of({c})}, false).differences, 0u);
+  c["metrics"]["executions_breaking"].erase("b");
+  const auto result = report::compare_with_baseline(baseline, {report_of({c})}, false);
+  ASSERT_EQ(result.differences, 1u);
+  EXPECT_EQ(result.cases[0].problem, "property changed: measured, broken [a, b] expected, got [a]");
+}
+
+TEST(Gate, AnInconclusiveCellSaysHowFarItGot) {
+  json c = cell("part9", "shared-mutex-starvation", "pct", "inconclusive");
+  c["planned_executions"] = 1000;
+  const auto result = report::compare_with_baseline(expectations(), {report_of({c})}, false);
+  ASSERT_EQ(result.differences, 2u);  // and part8 is missing
+  EXPECT_EQ(result.cases[0].kind, "inconclusive");
+  EXPECT_EQ(result.cases[0].problem,
+            "inconclusive: expected pass, but only 10 of 1000 executions ran before the time "
+            "budget ended the cell (raise --time-budget)");
 }
 
 TEST(Gate, UnknownCellAndMissingCellOfARunScenarioAreDifferences) {
@@ -87,7 +136,7 @@ TEST(Gate, RequireAllCountsScenariosThatDidNotRun) {
 
 TEST(Gate, ScheduleSpecificExpectationBeatsTheCatchAll) {
   auto baseline = expectations();
-  baseline.push_back({"part8", "shared-mutex-starvation", "round-robin", "pass"});
+  baseline.push_back({"part8", "shared-mutex-starvation", "round-robin", "pass", {}, {}});
   const auto result = report::compare_with_baseline(
       baseline,
       {report_of({cell("part8", "shared-mutex-starvation", "round-robin", "pass"),
@@ -97,14 +146,19 @@ TEST(Gate, ScheduleSpecificExpectationBeatsTheCatchAll) {
   EXPECT_EQ(result.differences, 0u);
 }
 
-TEST(Gate, BaselineWrittenFromReportsPassesThem) {
+TEST(Gate, BaselineWrittenFromReportsPassesThemAndPinsProperties) {
+  json measured = cell("b", "s1", "pct", "measured");
+  measured["metrics"] = {{"executions_breaking", {{"x", 2}}}};
+  json fail = failing("a", "mutual_exclusion");
+  fail["scenario"] = "s1";
   const std::vector<json> reports = {
-      report_of({cell("a", "s1", "pct", "fail"), cell("a", "s1", "random", "pass"),
-                 cell("b", "s1", "pct", "measured")})};
+      report_of({fail, cell("a", "s1", "random", "pass"), measured})};
   TempDir dir;
   const auto path = dir.write("b.json", report::baseline_from_reports(reports).dump());
   const auto baseline = report::read_baseline(path);
-  EXPECT_EQ(baseline.size(), 3u);  // a split by schedule (verdicts differ), b one entry
+  ASSERT_EQ(baseline.size(), 3u);  // a split by schedule (verdicts differ), b one entry
+  EXPECT_EQ(baseline[0].property, "mutual_exclusion");
+  EXPECT_EQ(baseline[2].broken, std::vector<std::string>{"x"});
   const auto result = report::compare_with_baseline(baseline, reports, true);
   EXPECT_EQ(result.differences, 0u);
 }
@@ -151,9 +205,13 @@ TEST(GateCli, ExitsOneOnADifferenceZeroOnNoneAndWritesJunit) {
       {"gate", "--baseline", baseline.string(), changed.string(), "--junit", "bad.xml"},
       dir.path());
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
-  EXPECT_NE(r.out.find("DIFF part8 x s [pct]: expected fail, got pass"), std::string::npos)
+  EXPECT_NE(r.out.find("DIFF part8 x s [pct]: bug no longer caught: expected fail, got pass"),
+            std::string::npos)
       << r.out;
-  EXPECT_NE(testing::read_file(dir.path() / "bad.xml").find("<failure"), std::string::npos);
+  EXPECT_NE(testing::read_file(dir.path() / "bad.xml")
+                .find("<failure message=\"bug no longer caught: expected fail, got pass\" "
+                      "type=\"bug no longer caught\">"),
+            std::string::npos);
 
   r = testing::run_cli({"gate", "--write-baseline", "new.json", changed.string()}, dir.path());
   EXPECT_EQ(r.exit_code, 0) << r.err;

@@ -21,7 +21,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     app.require_subcommand(1);
     app.footer(
         "Exit codes: 0 every verdict as expected, 1 a property violated (or a gate difference),\n"
-        "2 usage or input error, 3 internal error.\n"
+        "2 usage or input error, 3 internal error, 4 inconclusive (a time budget ended a cell\n"
+        "before its executions), 130/143 stopped by SIGINT/SIGTERM (report written).\n"
         "Example:\n  syncstress list\n  syncstress run --scenario shared-mutex-starvation");
     std::vector<std::unique_ptr<Command>> commands;
     commands.push_back(add_list_command(app));

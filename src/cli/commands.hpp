@@ -16,6 +16,9 @@ enum ExitCode : int {
   kExitViolation = 1,  ///< a property violated (run, replay) or a difference (gate)
   kExitUsage = 2,      ///< usage or input error; nothing was written
   kExitInternal = 3,   ///< a bug or an environment failure in the tool itself
+  /// run: a cell's time budget ended it before its planned executions, nothing broken
+  kExitInconclusive = 4,
+  // run: 128 + the signal when SIGINT (130) or SIGTERM (143) stopped it, report written.
 };
 
 /// What a command needs besides its own flags.

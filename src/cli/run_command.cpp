@@ -1,5 +1,6 @@
 // `syncstress run`: flags -> RunConfig (names resolved, --schedule parsed) -> run_matrix ->
 // report file + table.
+#include <csignal>
 #include <filesystem>
 #include <limits>
 #include <ostream>
@@ -12,6 +13,7 @@
 #include "scenarios/preset_files.hpp"
 #include "supervise/matrix.hpp"
 #include "util/concat.hpp"
+#include "util/interrupt.hpp"
 #include "util/known_names.hpp"
 #include "util/usage_error.hpp"
 
@@ -76,6 +78,9 @@ class RunCommand final : public Command {
     sub_->add_option("--time-budget", time_budget_,
                      "Wall-clock budget per cell in seconds, 0.001..86400 (default: the preset's)")
         ->type_name("SECONDS");
+    sub_->add_flag("--soak", soak_,
+                   "The time budget is the plan: a cell it ends with nothing broken passes "
+                   "(default: inconclusive)");
     sub_->add_option("--set", sets_, "Override a preset parameter, repeatable")
         ->type_name("KEY=VALUE")
         ->allow_extra_args(false);
@@ -96,6 +101,8 @@ class RunCommand final : public Command {
 
   int execute(const Invocation& invocation) override {
     const auto [config, description] = validate();
+    // From here on Ctrl-C stops the run and still writes its report (util/interrupt.hpp).
+    interrupt::install();
     const RunOutcome outcome = supervise::run_matrix(config);
     const auto report =
         report::build_report(report::current_context(invocation.argv), description, outcome);
@@ -107,13 +114,7 @@ class RunCommand final : public Command {
       if (config.verbosity == Verbosity::verbose) print_violations(invocation.out, report);
       invocation.out << "report: " << out.string() << '\n';
     }
-    bool any_fail = false;
-    bool any_error = false;
-    for (const auto& cell : outcome.cells) {
-      any_fail |= cell.verdict == Verdict::fail;
-      any_error |= cell.verdict == Verdict::error;
-    }
-    return any_fail ? kExitViolation : any_error ? kExitInternal : kExitOk;
+    return exit_code(invocation, outcome);
   }
 
  private:
@@ -176,6 +177,8 @@ class RunCommand final : public Command {
     config.seed = description.seed;
     config.executions = description.executions;
     config.time_budget_seconds = description.time_budget_seconds;
+    description.soak = soak_;
+    config.soak = soak_;
     config.overrides = description.overrides;
     config.verbosity = quiet_     ? Verbosity::quiet
                        : verbose_ ? Verbosity::verbose
@@ -184,6 +187,34 @@ class RunCommand final : public Command {
                          ? std::vector{scenarios::load_preset(*description.preset_file)}
                          : load_named_presets(description.scenarios);
     return v;
+  }
+
+  /// The exit code of a finished or interrupted run; says on stderr why the run was not
+  /// conclusive when it was not.
+  static int exit_code(const Invocation& invocation, const RunOutcome& outcome) {
+    std::size_t fail = 0, error = 0, inconclusive = 0;
+    for (const auto& cell : outcome.cells) {
+      fail += cell.verdict == Verdict::fail ? 1 : 0;
+      error += cell.verdict == Verdict::error ? 1 : 0;
+      inconclusive += cell.verdict == Verdict::inconclusive ? 1 : 0;
+    }
+    if (outcome.interrupted_by != 0) {
+      invocation.err << "syncstress: interrupted by "
+                     << (outcome.interrupted_by == SIGINT ? "SIGINT" : "SIGTERM") << " after "
+                     << outcome.cells.size() << " of " << outcome.cells_planned
+                     << " cells; the report holds those\n";
+      return 128 + outcome.interrupted_by;
+    }
+    if (fail != 0) return kExitViolation;
+    if (error != 0) return kExitInternal;
+    if (inconclusive != 0) {
+      invocation.err << "syncstress: " << inconclusive
+                     << " cell(s) inconclusive: the time budget ended them before their planned "
+                        "executions with nothing broken; raise --time-budget, lower "
+                        "--executions, or pass --soak if the time budget is the plan\n";
+      return kExitInconclusive;
+    }
+    return kExitOk;
   }
 
   static void print_violations(std::ostream& out, const nlohmann::json& report) {
@@ -209,6 +240,7 @@ class RunCommand final : public Command {
   std::string time_budget_;
   std::vector<std::string> sets_;
   std::string out_;
+  bool soak_ = false;
   bool quiet_ = false;
   bool verbose_ = false;
 };

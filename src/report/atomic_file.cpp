@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "util/concat.hpp"
+#include "util/interrupt.hpp"
 
 namespace syncstress::report {
 namespace {
@@ -30,10 +31,13 @@ class TempFile {
     name_.push_back('\0');
     fd_ = ::mkostemp(name_.data(), O_CLOEXEC);
     if (fd_ < 0) throw_errno("cannot create a temporary file for", target);
+    // A second Ctrl-C ends the process at once: it removes this file on the way out.
+    interrupt::set_temp_file(name_.data());
   }
   TempFile(const TempFile&) = delete;
   TempFile& operator=(const TempFile&) = delete;
   ~TempFile() {
+    interrupt::set_temp_file(nullptr);
     if (fd_ >= 0) ::close(fd_);
     if (!renamed_) ::unlink(name_.data());
   }
@@ -56,6 +60,7 @@ class TempFile {
     fd_ = -1;
     if (::close(fd) != 0) throw_errno("cannot close", path());
     if (::rename(name_.data(), target.c_str()) != 0) throw_errno("cannot rename onto", target);
+    interrupt::set_temp_file(nullptr);
     renamed_ = true;
   }
 

@@ -2,6 +2,7 @@
 // are both differences, so CI notices when the tool stops finding a bug.
 #include "report/gate.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -28,7 +29,95 @@ std::string cell_name(const std::string& primitive, const std::string& scenario,
   return name;
 }
 
+std::string join(const std::vector<std::string>& names) {
+  std::string out = "[";
+  for (const auto& n : names) out += (out.size() > 1 ? ", " : "") + n;
+  return out + "]";
+}
+
+/// " (property)" for a cell that has a violation, else "".
+std::string describe_findings(const json& cell) {
+  const auto findings = findings_of(cell);
+  return findings.property.empty() ? "" : concat(" (", findings.property, ")");
+}
+
+/// "fail (property)" for an expectation that pins one, else the verdict.
+std::string expected_text(const Expectation& e) {
+  const std::string property = e.property.value_or("");
+  return property.empty() ? e.verdict : concat(e.verdict, " (", property, ")");
+}
+
+/// The kind and text of a verdict difference (c.expected != c.actual).
+void verdict_difference(const std::string& expected, const json& cell, GateCase& c) {
+  const std::string actual = concat(c.actual, describe_findings(cell));
+  if (c.actual == "inconclusive" || c.actual == "interrupted") {
+    c.kind = c.actual;
+    c.problem = concat(
+        c.kind, ": expected ", expected, ", but only ",
+        std::to_string(cell.value("executions", std::uint64_t{0})), " of ",
+        std::to_string(cell.value("planned_executions", std::uint64_t{0})), " executions ran",
+        c.actual == "inconclusive" ? " before the time budget ended the cell (raise --time-budget)"
+                                   : "");
+    return;
+  }
+  c.kind = c.expected == "fail" ? "bug no longer caught"
+           : c.actual == "fail" ? "new failure"
+                                : "verdict changed";
+  c.problem = concat(c.kind, ": expected ", expected, ", got ", actual);
+  const auto& v = cell.at("violations");
+  if (c.kind == "new failure" && !v.empty()) {
+    c.problem += ": " + v[0].value("message", std::string());
+  }
+}
+
+/// Fills c.kind and c.problem when `cell` differs from `e` (c.expected and c.actual are set).
+/// (The optionals are read through value_or: clang-tidy 16's optional-access analysis does not
+/// finish on a branchy function that dereferences them.)
+void judge_case(const Expectation& e, const json& cell, GateCase& c) {
+  const std::string expected = expected_text(e);
+  if (c.expected != c.actual) {
+    verdict_difference(expected, cell, c);
+    return;
+  }
+  const auto findings = findings_of(cell);
+  if (c.actual == "fail" && e.property.has_value() &&
+      e.property.value_or("") != findings.property) {
+    c.kind = "property changed";
+    c.problem =
+        concat(c.kind, ": expected ", expected, ", got ", c.actual, " (", findings.property, ")");
+  }
+  const auto broken = e.broken.value_or(std::vector<std::string>{});
+  if (c.actual == "measured" && e.broken.has_value() && broken != findings.broken) {
+    c.kind = "property changed";
+    c.problem = concat(c.kind, ": measured, broken ", join(broken), " expected, got ",
+                       join(findings.broken));
+  }
+}
+
 }  // namespace
+
+CellFindings findings_of(const json& cell) {
+  CellFindings out;
+  std::set<std::string> broken;
+  const auto violations = cell.find("violations");
+  if (violations != cell.end() && violations->is_array()) {
+    for (const auto& v : *violations) {
+      const auto p = v.find("property");
+      if (p == v.end() || !p->is_string()) continue;
+      if (out.property.empty()) out.property = p->get<std::string>();
+      broken.insert(p->get<std::string>());
+    }
+  }
+  const auto metrics = cell.find("metrics");
+  if (metrics != cell.end() && metrics->is_object()) {
+    const auto counts = metrics->find("executions_breaking");
+    if (counts != metrics->end() && counts->is_object()) {
+      for (const auto& [property, n] : counts->items()) broken.insert(property);
+    }
+  }
+  out.broken.assign(broken.begin(), broken.end());
+  return out;
+}
 
 std::vector<Expectation> read_baseline(const std::filesystem::path& path) {
   std::error_code ec;
@@ -59,14 +148,30 @@ std::vector<Expectation> read_baseline(const std::filesystem::path& path) {
         bad_baseline(path, concat(where, " needs a string field \"", key, "\""));
       }
     }
-    Expectation e{cell["primitive"], cell["scenario"], std::nullopt, cell["verdict"]};
+    Expectation e{cell["primitive"], cell["scenario"], std::nullopt, cell["verdict"], {}, {}};
     if (cell.contains("schedule")) {
       if (!cell["schedule"].is_string()) bad_baseline(path, where + ".schedule is not a string");
       e.schedule = cell["schedule"].get<std::string>();
     }
     if (!verdict_from_string(e.verdict)) {
-      bad_baseline(path, concat(where, " has verdict \"", e.verdict,
-                                "\"; valid: pass, fail, measured, error"));
+      bad_baseline(path,
+                   concat(where, " has verdict \"", e.verdict,
+                          "\"; valid: pass, fail, measured, inconclusive, interrupted, error"));
+    }
+    if (cell.contains("property")) {
+      if (!cell["property"].is_string()) bad_baseline(path, where + ".property is not a string");
+      e.property = cell["property"].get<std::string>();
+    }
+    if (cell.contains("broken")) {
+      std::vector<std::string> broken;
+      if (!cell["broken"].is_array()) bad_baseline(path, where + ".broken is not an array");
+      for (const auto& b : cell["broken"]) {
+        if (!b.is_string()) bad_baseline(path, where + ".broken holds a non-string");
+        broken.push_back(b.get<std::string>());
+      }
+      std::sort(broken.begin(), broken.end());
+      broken.erase(std::unique(broken.begin(), broken.end()), broken.end());
+      e.broken = std::move(broken);
     }
     if (!seen.insert({e.primitive, e.scenario, e.schedule.value_or("*")}).second) {
       bad_baseline(path, concat(where, " repeats ",
@@ -105,14 +210,11 @@ GateResult compare_with_baseline(const std::vector<Expectation>& baseline,
       if (const auto i = find_expectation(c.primitive, c.scenario, c.schedule)) {
         matched[*i] = true;
         c.expected = baseline[*i].verdict;
-        if (c.expected != c.actual) {
-          c.problem = concat("expected ", c.expected, ", got ", c.actual);
-          if (c.expected == "fail" && c.actual != "fail") {
-            c.problem += ": a known failure is no longer detected";
-          }
-        }
+        judge_case(baseline[*i], cell, c);
       } else {
-        c.problem = concat("verdict ", c.actual, ", but the baseline has no entry for this cell");
+        c.kind = "not in baseline";
+        c.problem = concat(c.kind, ": verdict ", c.actual, describe_findings(cell),
+                           ", but the baseline has no entry for this cell");
       }
       result.cases.push_back(std::move(c));
     }
@@ -130,7 +232,8 @@ GateResult compare_with_baseline(const std::vector<Expectation>& baseline,
                e.verdict,
                "",
                0,
-               concat("expected ", e.verdict, ", but no report has this cell")};
+               "missing",
+               concat("missing: expected ", e.verdict, ", but no report has this cell")};
     result.cases.push_back(std::move(c));
   }
   for (const auto& c : result.cases) {
@@ -140,28 +243,38 @@ GateResult compare_with_baseline(const std::vector<Expectation>& baseline,
 }
 
 json baseline_from_reports(const std::vector<json>& reports) {
-  // (primitive, scenario) -> schedule -> verdict; std::map keeps the output sorted and stable.
-  std::map<std::pair<std::string, std::string>, std::map<std::string, std::string>> verdicts;
+  // (primitive, scenario) -> schedule -> what is pinned of the cell (its entry without the
+  // names); std::map keeps the output sorted and stable.
+  std::map<std::pair<std::string, std::string>, std::map<std::string, json>> pinned;
   for (const auto& report : reports) {
     for (const auto& cell : report.at("cells")) {
-      verdicts[{cell.at("primitive"), cell.at("scenario")}][cell.at("schedule")] =
-          cell.at("verdict");
+      const std::string verdict = cell.at("verdict");
+      json entry = {{"verdict", verdict}};
+      const auto findings = findings_of(cell);
+      if (verdict == "fail") entry["property"] = findings.property;
+      if (verdict == "measured") entry["broken"] = findings.broken;
+      pinned[{cell.at("primitive"), cell.at("scenario")}][cell.at("schedule")] = entry;
     }
   }
   json cells = json::array();
-  for (const auto& [key, by_schedule] : verdicts) {
+  for (const auto& [key, by_schedule] : pinned) {
     std::set<std::string> distinct;
-    for (const auto& [schedule, verdict] : by_schedule) distinct.insert(verdict);
+    for (const auto& [schedule, entry] : by_schedule) distinct.insert(entry.dump());
+    const auto names = [&](const std::string* schedule) {
+      json out = {{"primitive", key.first}, {"scenario", key.second}};
+      if (schedule) out["schedule"] = *schedule;
+      return out;
+    };
     if (distinct.size() == 1) {
-      cells.push_back(
-          {{"primitive", key.first}, {"scenario", key.second}, {"verdict", *distinct.begin()}});
+      json out = names(nullptr);
+      out.update(by_schedule.begin()->second);
+      cells.push_back(out);
       continue;
     }
-    for (const auto& [schedule, verdict] : by_schedule) {
-      cells.push_back({{"primitive", key.first},
-                       {"scenario", key.second},
-                       {"schedule", schedule},
-                       {"verdict", verdict}});
+    for (const auto& [schedule, entry] : by_schedule) {
+      json out = names(&schedule);
+      out.update(entry);
+      cells.push_back(out);
     }
   }
   return json{{"schema", kBaselineSchema}, {"cells", cells}};
@@ -217,7 +330,8 @@ std::string junit_xml(const GateResult& result) {
       xml << "/>\n";
       continue;
     }
-    xml << ">\n      <failure message=\"" << xml_escape(c.problem) << "\" type=\"verdict\">"
+    xml << ">\n      <failure message=\"" << xml_escape(c.problem) << "\" type=\""
+        << xml_escape(c.kind) << "\">"
         << xml_escape(concat(cell_name(c.primitive, c.scenario, c.schedule), ": ", c.problem))
         << "</failure>\n    </testcase>\n";
   }

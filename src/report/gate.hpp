@@ -18,7 +18,20 @@ struct Expectation {
   std::string scenario;
   std::optional<std::string> schedule;
   std::string verdict;
+  /// For a fail: the property of the violation reported (unset: any).
+  std::optional<std::string> property;
+  /// For a measured cell: the properties broken in some execution, sorted (unset: any).
+  std::optional<std::vector<std::string>> broken;
 };
+
+/// What the gate pins of a report's cell beside its verdict: the violated property of a fail,
+/// the properties a measured cell saw broken (metrics.executions_breaking and its violations),
+/// sorted.
+struct CellFindings {
+  std::string property;             ///< the first violation's, or empty
+  std::vector<std::string> broken;  ///< sorted, without repeats
+};
+CellFindings findings_of(const nlohmann::json& cell);
 
 /// One compared cell (or one expectation no report covered).
 struct GateCase {
@@ -28,7 +41,12 @@ struct GateCase {
   std::string expected;  ///< empty when the baseline has no entry
   std::string actual;    ///< empty when no report has the cell
   double elapsed_seconds = 0;
-  std::string problem;  ///< empty when the case agrees with the baseline
+  /// Empty when the case agrees with the baseline, else one of: "bug no longer caught" (a
+  /// fail expected), "new failure", "property changed" (same verdict, another property),
+  /// "inconclusive", "interrupted", "verdict changed" (any other verdict), "not in baseline",
+  /// "missing" (no report has the cell). The JUnit failure's type.
+  std::string kind;
+  std::string problem;  ///< empty when the case agrees with the baseline; starts with `kind`
 };
 
 struct GateResult {
@@ -43,7 +61,8 @@ std::vector<Expectation> read_baseline(const std::filesystem::path& path);
 
 /// Compares the cells of `reports` (already checked by read_report) with `baseline`.
 /// A difference is: a verdict other than expected (a known failure that now passes too), a
-/// cell the baseline does not know, or an expectation of a scenario that ran whose cell is
+/// fail with another property than expected, a measured cell whose broken properties differ,
+/// a cell the baseline does not know, or an expectation of a scenario that ran whose cell is
 /// missing. With `require_all`, expectations of scenarios that did not run are missing too.
 GateResult compare_with_baseline(const std::vector<Expectation>& baseline,
                                  const std::vector<nlohmann::json>& reports, bool require_all);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <ctime>
 #include <fstream>
@@ -47,6 +48,7 @@ json config_to_json(const RunDescription& config) {
       {"seed", optional_to_json(config.seed)},
       {"executions", optional_to_json(config.executions)},
       {"time_budget_seconds", optional_to_json(config.time_budget_seconds)},
+      {"soak", config.soak},
       {"overrides", config.overrides},
       {"out", config.out.string()},
   };
@@ -98,12 +100,19 @@ Context current_context(const std::vector<std::string>& command_line) {
 nlohmann::json build_report(const Context& context, const RunDescription& config,
                             const RunOutcome& outcome) {
   json cells = json::array();
-  json summary = {{"cells", outcome.cells.size()},
-                  {"pass", 0},
-                  {"fail", 0},
-                  {"measured", 0},
-                  {"error", 0},
-                  {"violations", 0}};
+  json summary = {
+      {"cells", outcome.cells.size()},
+      {"cells_planned", std::max(outcome.cells_planned, outcome.cells.size())},
+      {"pass", 0},
+      {"fail", 0},
+      {"measured", 0},
+      {"inconclusive", 0},
+      {"interrupted", 0},
+      {"error", 0},
+      {"violations", 0},
+      {"interrupted_by", outcome.interrupted_by == 0
+                             ? json(nullptr)
+                             : json(outcome.interrupted_by == SIGINT ? "SIGINT" : "SIGTERM")}};
   for (const auto& cell : outcome.cells) {
     cells.push_back(to_json(cell));
     summary[std::string(to_string(cell.verdict))] =
@@ -166,7 +175,7 @@ nlohmann::json read_report(const std::filesystem::path& path) {
     }
     if (!verdict_from_string(cell["verdict"].get<std::string>())) {
       bad_report(path, concat(where, " has verdict ", cell["verdict"].dump(),
-                              "; valid: pass, fail, measured, error"));
+                              "; valid: pass, fail, measured, inconclusive, interrupted, error"));
     }
     require_field(path, cell, "executions", json::value_t::number_unsigned, where);
     require_field(path, cell, "elapsed_seconds", json::value_t::number_float, where);
@@ -208,6 +217,12 @@ void print_table(std::ostream& out, const nlohmann::json& report) {
     const auto metrics = cell.find("metrics");
     if (metrics != cell.end() && metrics->is_object() && metrics->value("search_complete", false)) {
       executions += " (all)";
+    }
+    // Cut short by the clock or a signal: how far it got.
+    const std::string stopped_by = cell.value("stopped_by", std::string());
+    if (stopped_by == "time_budget" || stopped_by == "interrupted") {
+      executions +=
+          concat(" of ", std::to_string(cell.value("planned_executions", std::uint64_t{0})));
     }
     rows.push_back({cell.at("primitive").get<std::string>(), cell.at("scenario").get<std::string>(),
                     cell.at("schedule").get<std::string>(), cell.at("verdict").get<std::string>(),

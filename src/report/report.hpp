@@ -38,6 +38,7 @@ struct RunDescription {
   std::optional<std::uint64_t> seed;
   std::optional<std::uint64_t> executions;
   std::optional<double> time_budget_seconds;
+  bool soak = false;                             ///< --soak
   std::map<std::string, std::string> overrides;  ///< --set
   std::filesystem::path out;                     ///< where the report goes
 };

@@ -2,13 +2,17 @@
 
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <system_error>
+
+#include "util/interrupt.hpp"
 
 namespace syncstress::supervise {
 
@@ -28,13 +32,20 @@ ChildExit run_child(int pipes, const std::function<void(std::span<const int> fds
   }
   // Whatever stdio holds would otherwise be written twice, once by each process.
   std::fflush(nullptr);
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork()");
   if (pid == 0) {
+    interrupt::become_child();
+    // No orphans: when the parent dies (even of SIGKILL), so does the child. The parent may
+    // have died before the call took effect.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);
     for (int fd : read_ends) ::close(fd);
     child_main(write_ends);
     ::_exit(127);
   }
+  interrupt::set_child(pid);
   for (int fd : write_ends) ::close(fd);
 
   ChildExit out;
@@ -42,8 +53,7 @@ ChildExit run_child(int pipes, const std::function<void(std::span<const int> fds
   std::vector<pollfd> polled;
   polled.reserve(read_ends.size());
   for (int fd : read_ends) polled.push_back({fd, POLLIN, 0});
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
   std::size_t open = polled.size();
   char buf[1 << 16];
   while (open > 0) {
@@ -61,9 +71,16 @@ ChildExit run_child(int pipes, const std::function<void(std::span<const int> fds
         --open;
       }
     }
+    if (const int sig = interrupt::requested(); sig != 0 && !out.interrupted) {
+      // Once: the child ends its cell between two executions and answers.
+      out.interrupted = true;
+      ::kill(pid, sig);
+      deadline = std::min(deadline, std::chrono::steady_clock::now() +
+                                        std::chrono::duration<double>(kInterruptGraceSeconds));
+    }
     if (open > 0 && std::chrono::steady_clock::now() > deadline) {
       ::kill(pid, SIGKILL);
-      out.timed_out = true;
+      out.timed_out = !out.interrupted;
       break;
     }
   }
@@ -73,6 +90,7 @@ ChildExit run_child(int pipes, const std::function<void(std::span<const int> fds
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  interrupt::set_child(0);
   if (WIFEXITED(status)) out.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) out.signal = WTERMSIG(status);
   return out;

@@ -23,7 +23,7 @@ using nlohmann::json;
 /// How a child ended, as the parent saw it.
 // NOLINTNEXTLINE(bugprone-exception-escape): the members' default states allocate nothing.
 struct ChildEnding {
-  enum class Kind { result, error, crash, hang } kind = Kind::result;
+  enum class Kind { result, error, crash, hang, interrupted } kind = Kind::result;
   json result;            // Kind::result
   std::string text;       // Kind::error: the message
   json note;              // crash, hang: what the child's handler wrote (may be null)
@@ -68,6 +68,11 @@ ChildEnding run_supervised(const std::function<json(scenarios::ExecutionWatch&)>
   if (starts("ERROR ")) {
     out.kind = ChildEnding::Kind::error;
     out.text = data.substr(6);
+    return out;
+  }
+  if (exit.interrupted && !starts("CRASH ") && !starts("HANG ")) {
+    // Killed at the end of its grace, or dead of the signal before its handler was in.
+    out.kind = ChildEnding::Kind::interrupted;
     return out;
   }
   if (starts("HANG ") || exit.timed_out) {
@@ -138,10 +143,19 @@ CellResult run_isolated(const std::function<CellResult(scenarios::ExecutionWatch
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (e.kind == ChildEnding::Kind::error) {
     out.verdict = Verdict::error;
+    out.stopped_by = StopReason::error;
     out.error = e.text;
     return out;
   }
+  if (e.kind == ChildEnding::Kind::interrupted) {
+    out.verdict = Verdict::interrupted;
+    out.stopped_by = StopReason::interrupted;
+    out.error = "interrupted; the child did not answer within " +
+                std::to_string(kInterruptGraceSeconds) + " s, so its executions are not counted";
+    return out;
+  }
   out.verdict = Verdict::fail;
+  out.stopped_by = StopReason::violation;
   Violation v;
   describe_ending(e, timeout_seconds, v);
   if (e.note.is_object() && e.note.contains("execution")) {
@@ -158,6 +172,7 @@ ReplayOutcome replay_isolated(const std::function<ReplayOutcome(scenarios::Execu
                                 timeout_seconds, stall_seconds);
   if (e.kind == ChildEnding::Kind::result) return replay_outcome_from_json(e.result);
   if (e.kind == ChildEnding::Kind::error) throw std::runtime_error(e.text);
+  if (e.kind == ChildEnding::Kind::interrupted) throw std::runtime_error("interrupted");
   ReplayOutcome out;
   Violation v = identity;
   describe_ending(e, timeout_seconds, v);

@@ -1,12 +1,14 @@
 #include "supervise/matrix.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "scenarios/resolved_cell.hpp"
 #include "supervise/backend.hpp"
 #include "util/concat.hpp"
+#include "util/interrupt.hpp"
 #include "util/usage_error.hpp"
 
 namespace syncstress::supervise {
@@ -53,9 +55,32 @@ StrategySpec strategy_of(const scenarios::Preset& preset) {
   }
 }
 
+/// SYNCSTRESS_TEST_SLOWDOWN=F: the tests' stand-in for a machine F times slower (sim only).
+double test_slowdown() {
+  // NOLINTNEXTLINE(concurrency-mt-unsafe): nothing in the process sets the environment.
+  const char* v = std::getenv("SYNCSTRESS_TEST_SLOWDOWN");
+  if (v == nullptr) return 1;
+  char* end = nullptr;
+  const double f = std::strtod(v, &end);
+  return end != v && *end == '\0' && f >= 1 && f <= 1000 ? f : 1;
+}
+
 scenarios::CellPlan plan_of(const scenarios::Preset& preset, const RunConfig& config) {
   return {config.seed.value_or(preset.seed), config.executions.value_or(preset.executions),
-          config.time_budget_seconds.value_or(preset.time_budget_seconds)};
+          config.time_budget_seconds.value_or(preset.time_budget_seconds),
+          config.soak || preset.soak, test_slowdown()};
+}
+
+/// Runs one planned cell and settles its verdict from how it stopped.
+CellResult run_cell(const PlannedCell& p) {
+  CellResult result = p.backend->run(p.cell, p.strategy, p.plan);
+  if (result.planned_executions == 0) result.planned_executions = p.plan.executions;
+  if (interrupt::requested() != 0 && result.verdict == Verdict::error) {
+    // A child that the signal reached first (syncstress-relacy before its handler is in).
+    result.stopped_by = StopReason::interrupted;
+  }
+  settle_verdict(result, p.plan.soak);
+  return result;
 }
 
 }  // namespace
@@ -92,12 +117,15 @@ RunOutcome run_matrix(const RunConfig& config) {
   }
   RunOutcome outcome;
   for (const auto& p : planned) {
+    if (interrupt::requested() != 0) break;
     if (config.verbosity == Verbosity::verbose) {
       std::fprintf(stderr, "running %s on %s\n", p.cell.preset.name.c_str(),
                    std::string(p.cell.primitive->name).c_str());
     }
-    outcome.cells.push_back(p.backend->run(p.cell, p.strategy, p.plan));
+    outcome.cells.push_back(run_cell(p));
   }
+  outcome.interrupted_by = interrupt::requested();
+  outcome.cells_planned = planned.size();
   return outcome;
 }
 

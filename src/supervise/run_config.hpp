@@ -31,6 +31,8 @@ struct RunConfig {
   std::optional<std::uint64_t> executions;  ///< --executions per cell; unset: the preset's
   /// Wall-clock budget per cell in seconds (--time-budget); unset: the preset's.
   std::optional<double> time_budget_seconds;
+  /// --soak: the time budget is the plan, for every preset (else each preset's own "soak").
+  bool soak = false;
   /// Parameter overrides (--set key=value), by key; checked against each family's specs when
   /// its cells are resolved.
   std::map<std::string, std::string> overrides;
