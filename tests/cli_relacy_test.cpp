@@ -2,7 +2,7 @@
 // in the syncstress-relacy executable and come back as ordinary cells of the report; a failing
 // cell carries a Relacy schedule string (rl1....) that `replay` re-runs with its history; bad
 // Relacy strategy parameters exit 2 before anything runs. --executions and --time-budget bound
-// every Relacy search.
+// every Relacy search; a preset's seed does not stop a search that takes none.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -136,6 +136,32 @@ TEST(CliRelacy, ExecutionsAreHonouredExactlyByEveryRelacySearch) {
   EXPECT_EQ(cell["executions"], 2u) << cell.dump();
   EXPECT_EQ(cell["stopped_by"], "violation");
   EXPECT_EQ(cell["violations"][0]["seed"], 1000u);
+}
+
+TEST(CliRelacy, APresetSeedIsIgnoredBySearchesWithoutOneAndAnExplicitSeedIsRefused) {
+  TempDir dir;
+  // mutex-safety's seed is 1, shared-mutex-memory-model's 1000: neither stops a search that
+  // starts at its first schedule.
+  for (const std::string schedule : {"relacy-bound", "relacy-full"}) {
+    json cell = run_one_cell(dir, {"run", "--scenario", "mutex-safety", "--primitive",
+                                   "ticket_mutex", "--schedule", schedule, "--executions", "50"});
+    EXPECT_EQ(cell["verdict"], "pass") << schedule << cell.dump();
+    EXPECT_EQ(cell["executions"], 50u) << schedule;
+    cell = run_one_cell(dir, {"run", "--scenario", "shared-mutex-memory-model", "--primitive",
+                              "shared_mutex_part9", "--schedule", schedule, "--executions", "50"});
+    EXPECT_EQ(cell["verdict"], "pass") << schedule << cell.dump();
+  }
+  for (const std::string schedule : {"relacy-bound", "relacy-full", "exhaustive", "round-robin"}) {
+    const auto r =
+        testing::run_cli({"run", "--scenario", "mutex-safety", "--primitive", "ticket_mutex",
+                          "--schedule", schedule, "--seed", "3", "--out", "seeded.json"},
+                         dir.path());
+    EXPECT_EQ(r.exit_code, 2) << schedule << r.out << r.err;
+    EXPECT_NE(r.err.find("--seed 3: " + schedule), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(" takes no seed"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("random, pct, relacy-random"), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "seeded.json"));
 }
 
 TEST(CliRelacy, BadRelacyInputExitsTwoAndWritesNothing) {

@@ -72,6 +72,15 @@ RunOutcome run_matrix(const RunConfig& config) {
     }
     if (!config.primitives.empty() && named.empty()) continue;
     const StrategySpec strategy = config.strategy ? *config.strategy : strategy_of(preset);
+    // A preset's own seed is simply unused where the strategy takes none; an explicit one is
+    // a mistake to point out.
+    if (config.seed && !takes_seed(strategy)) {
+      throw UsageError(concat("--seed ", std::to_string(*config.seed), ": ", describe(strategy),
+                              config.strategy ? "" : concat(" (scenario '", preset.name, "')"),
+                              " takes no seed: it runs the same executions whatever the seed. "
+                              "The schedules that take one: ",
+                              seeded_strategy_names()));
+    }
     const Backend& backend = backend_for(strategy);
     for (const auto* primitive : primitives_for(preset, named)) {
       if (!backend.runs(*primitive, preset.family)) {
