@@ -198,6 +198,12 @@ TEST(RelacyChild, SigintOrSigtermEndsTheSearchWithinHalfASecondWithAValidAnswer)
   }
 }
 
+TEST(RelacyChild, CheckTakesTheCellAsARunWouldAndRunsNothing) {
+  auto args = cell("ticket_mutex", "full", "1000000000");
+  args.push_back("--check");
+  EXPECT_EQ(run_child(args), json::object());
+}
+
 TEST(RelacyChild, ListShowsTheCatalogueAndHidesThePlantedBugs) {
   const json plain = run_child({"list"});
   const json all = run_child({"list", "--planted"});
@@ -221,6 +227,8 @@ TEST(RelacyChild, BadInputExitsTwoWithNothingOnStdout) {
        "colour=blue"},
       {"replay", "--family", "safety", "--kind", "mutex", "--primitive", "ticket_mutex", "--state",
        "abc"},
+      {"cell", "--family", "safety", "--kind", "mutex", "--primitive", "ticket_mutex", "--set",
+       "actors=9", "--check"},
       {"cell", "--family", "safety", "--kind", "mutex", "--primitive", "ticket_mutex", "--search",
        "full", "--start", "5"},
       {"cell", "--family", "safety", "--kind", "mutex", "--primitive", "ticket_mutex", "--start",

@@ -10,6 +10,7 @@
 //          [--iterations N] [--start K] [--time-budget S] [--set key=value]...
 //                                 one cell: {verdict, executions, stopped_by, elapsed_seconds,
 //                                 metrics, violations: [{property, message, schedule, trace}]}
+//   cell ... --check              checks the arguments as `cell` does, answers {}, runs nothing
 //   replay (the cell's flags) --state STATE
 //                                 re-runs the iteration a failing cell reported, with its
 //                                 history, and answers in the same shape
@@ -164,6 +165,8 @@ int run(int argc, char** argv) {
   cell->add_option("--iterations", iterations, "iterations to run")
       ->check(CLI::Range(std::uint64_t{1}, std::numeric_limits<std::uint64_t>::max()));
   cell->add_option("--start", start, "first iteration (random search)");
+  bool check_only = false;
+  cell->add_flag("--check", check_only, "check the arguments, answer {} and run nothing");
   cell->add_option("--time-budget", time_budget,
                    "seconds after which no iteration begins (default: none)")
       ->check(CLI::PositiveNumber);
@@ -228,7 +231,11 @@ int run(int argc, char** argv) {
                  std::to_string(std::numeric_limits<std::uint64_t>::max() - (iterations - 1)),
                  " at most"));
     }
-    json out;
+    json out = json::object();
+    if (check_only) {
+      std::cout << out.dump() << '\n';
+      return 0;
+    }
     if (it->second.pooled) {
       search_pooled(s, out);
     } else {

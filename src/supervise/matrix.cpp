@@ -53,6 +53,23 @@ StrategySpec strategy_of(const scenarios::Preset& preset) {
   }
 }
 
+/// The schedules under which some primitive of `preset` runs, but those of `except`: for
+/// messages.
+std::string schedules_for(const scenarios::Preset& preset, const Backend& except) {
+  std::string out;
+  for (const auto& info : all_strategies()) {
+    const Backend& backend = backend_for(make_strategy_spec(info.name, {}));
+    if (&backend == &except) continue;
+    for (const auto& p : all_primitives()) {
+      if (fits(preset, p) && backend.runs(p, preset.family)) {
+        out += concat(out.empty() ? "" : ", ", info.name);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 scenarios::CellPlan plan_of(const scenarios::Preset& preset, const RunConfig& config) {
   return {config.seed.value_or(preset.seed), config.executions.value_or(preset.executions),
           config.time_budget_seconds.value_or(preset.time_budget_seconds)};
@@ -82,6 +99,7 @@ RunOutcome run_matrix(const RunConfig& config) {
                               seeded_strategy_names()));
     }
     const Backend& backend = backend_for(strategy);
+    const std::size_t planned_before = planned.size();
     for (const auto* primitive : primitives_for(preset, named)) {
       if (!backend.runs(*primitive, preset.family)) {
         // Named on purpose: say why it cannot run. Otherwise it is simply not in the matrix.
@@ -94,6 +112,26 @@ RunOutcome run_matrix(const RunConfig& config) {
       }
       planned.push_back({scenarios::make_cell(preset, *primitive, config.overrides), strategy,
                          &backend, plan_of(preset, config)});
+    }
+    if (planned.size() == planned_before) {
+      // --all leaves out what does not run here; one scenario asked for says where it runs.
+      if (!each_named_must_fit) continue;
+      throw UsageError(concat("scenario '", preset.name, "' does not run on ", backend.platform(),
+                              ": no primitive runs its ", to_string(preset.family),
+                              " family there (see ", backend.catalogue(),
+                              "). Its schedules: ", schedules_for(preset, backend)));
+    }
+    // Its cells share their parameters and budget: the first stands for them all.
+    const auto& first = planned[planned_before];
+    try {
+      backend.check(first.cell, strategy, first.plan);
+    } catch (const UsageError& e) {
+      throw UsageError(
+          concat("scenario '", preset.name, "' does not run on ", backend.platform(),
+                 " as configured: ", e.what(),
+                 ". Change what it names (--set, --seed, --executions), or use a schedule of "
+                 "another platform: ",
+                 schedules_for(preset, backend)));
     }
   }
   if (planned.empty()) {

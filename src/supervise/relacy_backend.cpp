@@ -47,6 +47,12 @@ class RelacyBackend final : public Backend {
     return it != table.end() && it->second.count(std::string(to_string(family))) != 0;
   }
 
+  /// Asks syncstress-relacy, which knows the ranges its compiled thread budget takes.
+  void check(const scenarios::Cell& cell, const StrategySpec& strategy,
+             const scenarios::CellPlan& plan) const override {
+    relacy::check_cell(planned_spec(cell, strategy, plan));
+  }
+
   /// A broken property the primitive does not claim makes the cell measured, as on sim.
   CellResult run(const scenarios::Cell& cell, const StrategySpec& strategy,
                  const scenarios::CellPlan& plan) const override {

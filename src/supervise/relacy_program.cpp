@@ -129,6 +129,14 @@ std::set<std::string> parameter_names(const std::string& family) {
   return {"actors", "rounds", "writers", "capacity"};
 }
 
+void check_cell(const CellSpec& spec) {
+  auto argv = cell_arguments(spec);
+  argv.emplace_back("--check");
+  std::string error;
+  // Any other failure of the child shows again when the cell runs, as that cell's error.
+  (void)ask(argv, 60, error);
+}
+
 CellResult run_cell(const CellSpec& spec) {
   CellResult out;
   out.schedule = describe(spec.search);

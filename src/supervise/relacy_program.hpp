@@ -49,6 +49,10 @@ const std::map<std::string, std::set<std::string>>& supported();
 /// The parameter names syncstress-relacy takes for `family`: the backend passes only these.
 std::set<std::string> parameter_names(const std::string& family);
 
+/// Checks that syncstress-relacy takes the cell as `spec` gives it (its parameters, its first
+/// iteration) without running it. Throws UsageError with the child's message when it does not.
+void check_cell(const CellSpec& spec);
+
 /// Runs one cell: the child says how many iterations it ran and why it stopped (stopped_by),
 /// and planned_executions is `spec.iterations`. The result's primitive, scenario and parameters
 /// are left for the caller.
