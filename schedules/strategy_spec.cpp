@@ -33,6 +33,22 @@ std::string describe(const StrategySpec& spec) {
   return std::get<SimStrategySpec>(spec).make(0)->describe();
 }
 
+bool takes_seed(const StrategySpec& spec) {
+  if (const auto* search = std::get_if<RelacySearch>(&spec)) return search->scheduler == "random";
+  const auto& name = std::get<SimStrategySpec>(spec).name;
+  return name == "random" || name == "pct";
+}
+
+std::string seeded_strategy_names() {
+  std::string out;
+  for (const auto& info : all_strategies()) {
+    if (!takes_seed(make_strategy_spec(info.name, {}))) continue;
+    out += out.empty() ? "" : ", ";
+    out += info.name;
+  }
+  return out;
+}
+
 RecordedSchedule parse_schedule_string(std::string_view text) {
   if (is_relacy_schedule_string(text)) {
     try {

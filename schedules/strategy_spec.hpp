@@ -45,6 +45,14 @@ StrategySpec make_strategy_spec(std::string_view name, const StrategyParams& par
 /// How the schedule column of a report spells `spec` ("pct:d=3,k=1000", "relacy-random").
 std::string describe(const StrategySpec& spec);
 
+/// Whether `spec` takes a seed: random and pct (the first execution's), relacy-random (its
+/// first iteration). The searches (exhaustive, relacy-bound, relacy-full) and round-robin run
+/// the same executions whatever the seed.
+bool takes_seed(const StrategySpec& spec);
+
+/// The strategies that take a seed, comma-separated in catalogue order: "random, pct, ...".
+std::string seeded_strategy_names();
+
 /// The schedule string of one recorded execution, decoded: a sim schedule (ss1....) or a
 /// Relacy state (rl1....).
 using RecordedSchedule = std::variant<Schedule, RelacySchedule>;

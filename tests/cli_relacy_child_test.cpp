@@ -1,12 +1,19 @@
 // syncstress-relacy on its own: the tool tested against itself on the relacy platform. Planted
 // bugs that sim cannot see (a relaxed unlock) or sees only as a hang (a forgotten wake) must be
 // caught under every Relacy search, their states must replay, correct controls must pass, and
-// bad input must exit 2 with nothing on stdout.
+// bad input must exit 2 with nothing on stdout. Every search keeps to its budget (iterations,
+// time) and answers promptly when SIGINT or SIGTERM asks it to stop.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/cli_harness.hpp"
@@ -81,6 +88,122 @@ TEST(RelacyChild, CorrectControlsPassAndACappedSearchSaysItIsIncomplete) {
   EXPECT_EQ(out["verdict"], "pass") << out.dump();
 }
 
+TEST(RelacyChild, ATimeBudgetEndsEverySearchAsAnIterationBegins) {
+  for (const std::string search : {"random", "bound", "full"}) {
+    auto args = cell("ticket_mutex", search, "1000000000");
+    args.insert(args.end(), {"--context-bound", "3", "--time-budget", "1"});
+    const auto began = std::chrono::steady_clock::now();
+    const json out = run_child(args);
+    const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - began;
+    ASSERT_FALSE(out.is_null());
+    EXPECT_EQ(out["verdict"], "pass") << search << out.dump();
+    EXPECT_EQ(out["stopped_by"], "time_budget") << search;
+    EXPECT_GT(out["executions"].get<std::uint64_t>(), 0u) << search;
+    EXPECT_LT(out["executions"].get<std::uint64_t>(), 1000000000u) << search;
+    EXPECT_EQ(out["metrics"]["search_complete"], false) << search;
+    // The search's own clock starts a little after the budget's; one iteration is microseconds.
+    EXPECT_LT(out["elapsed_seconds"].get<double>(), 1.5) << search;
+    EXPECT_LT(wall.count(), 10) << search;  // slack for a loaded machine; it ran 66 s before
+  }
+}
+
+TEST(RelacyChild, TheRandomSearchRunsExactlyItsIterationsFromItsStart) {
+  // From iteration 1000, part 8's data race is met at iteration 1001: one iteration must not
+  // reach it.
+  auto part8 = [](const std::string& iterations) {
+    return std::vector<std::string>{"cell",
+                                    "--family",
+                                    "safety",
+                                    "--kind",
+                                    "shared_mutex",
+                                    "--primitive",
+                                    "shared_mutex_part8",
+                                    "--search",
+                                    "random",
+                                    "--iterations",
+                                    iterations,
+                                    "--start",
+                                    "1000"};
+  };
+  json out = run_child(part8("1"));
+  EXPECT_EQ(out["verdict"], "pass") << out.dump();
+  EXPECT_EQ(out["executions"], 1u);
+  EXPECT_EQ(out["stopped_by"], "executions");
+  out = run_child(part8("2"));
+  ASSERT_EQ(out["verdict"], "fail") << out.dump();
+  EXPECT_EQ(out["executions"], 2u);
+  EXPECT_EQ(out["stopped_by"], "violation");
+  // Relacy's state: the iteration, then the scheduler's state (none for the random one).
+  EXPECT_EQ(std::stoull(out["violations"][0]["schedule"].get<std::string>()), 1001u)
+      << out["violations"][0]["schedule"];
+}
+
+TEST(RelacyChild, AViolationInTheLastIterationOfACappedSearchIsReported) {
+  // The relaxed unlock races in the first iteration of both searches: a cap of one must keep
+  // it (it was once taken for the cap, when Relacy re-ran that iteration to print it).
+  for (const std::string search : {"bound", "full"}) {
+    const json out = run_child(cell("planted_relaxed_unlock_mutex", search, "1"));
+    ASSERT_EQ(out["verdict"], "fail") << search << out.dump();
+    EXPECT_EQ(out["violations"][0]["property"], "data_race") << search;
+    EXPECT_EQ(out["executions"], 1u) << search;
+    EXPECT_EQ(out["stopped_by"], "violation") << search;
+    EXPECT_FALSE(out["violations"][0]["trace"].empty()) << search;
+  }
+}
+
+/// Starts `binary args...` with stdout to `out`; its pid.
+pid_t start_binary(const std::string& binary, const std::vector<std::string>& args,
+                   const std::filesystem::path& out) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0 || ::dup2(fd, 1) < 0) ::_exit(127);
+    std::vector<char*> argv;
+    argv.push_back(const_cast<char*>(binary.c_str()));
+    for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+    argv.push_back(nullptr);
+    ::execv(binary.c_str(), argv.data());
+    ::_exit(126);
+  }
+  return pid;
+}
+
+TEST(RelacyChild, SigintOrSigtermEndsTheSearchWithinHalfASecondWithAValidAnswer) {
+  // Shared-mutex safety with three actors of four rounds each: Relacy's longest iterations here.
+  // The parent kills a child that has not answered half a second after it forwarded SIGINT.
+  for (const int number : {SIGINT, SIGTERM}) {
+    TempDir dir;
+    const auto answer = dir.path() / "answer.json";
+    const pid_t pid =
+        start_binary(testing::relacy_binary_path(),
+                     {"cell", "--family", "safety", "--kind", "shared_mutex", "--primitive",
+                      "shared_mutex_part9", "--search", "full", "--set", "actors=3", "--set",
+                      "rounds=4", "--iterations", "1000000000"},
+                     answer);
+    ASSERT_GT(pid, 0);
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    const auto sent = std::chrono::steady_clock::now();
+    ASSERT_EQ(::kill(pid, number), 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    const std::chrono::duration<double> latency = std::chrono::steady_clock::now() - sent;
+    EXPECT_LT(latency.count(), 0.5) << number;
+    ASSERT_TRUE(WIFEXITED(status)) << number;
+    EXPECT_EQ(WEXITSTATUS(status), 0) << number;
+    const json out = json::parse(testing::read_file(answer));
+    EXPECT_EQ(out["stopped_by"], "interrupted") << out.dump();
+    EXPECT_EQ(out["verdict"], "pass");
+    EXPECT_GT(out["executions"].get<std::uint64_t>(), 0u);
+    EXPECT_EQ(out["metrics"]["search_complete"], false);
+  }
+}
+
+TEST(RelacyChild, CheckTakesTheCellAsARunWouldAndRunsNothing) {
+  auto args = cell("ticket_mutex", "full", "1000000000");
+  args.push_back("--check");
+  EXPECT_EQ(run_child(args), json::object());
+}
+
 TEST(RelacyChild, ListShowsTheCatalogueAndHidesThePlantedBugs) {
   const json plain = run_child({"list"});
   const json all = run_child({"list", "--planted"});
@@ -104,6 +227,14 @@ TEST(RelacyChild, BadInputExitsTwoWithNothingOnStdout) {
        "colour=blue"},
       {"replay", "--family", "safety", "--kind", "mutex", "--primitive", "ticket_mutex", "--state",
        "abc"},
+      {"cell", "--family", "safety", "--kind", "mutex", "--primitive", "ticket_mutex", "--set",
+       "actors=9", "--check"},
+      {"cell", "--family", "safety", "--kind", "mutex", "--primitive", "ticket_mutex", "--search",
+       "full", "--start", "5"},
+      {"cell", "--family", "safety", "--kind", "mutex", "--primitive", "ticket_mutex", "--start",
+       "18446744073709551615", "--iterations", "2"},
+      {"cell", "--family", "safety", "--kind", "mutex", "--primitive", "ticket_mutex",
+       "--time-budget", "0"},
   };
   for (const auto& args : cases) {
     TempDir dir;

@@ -1,9 +1,12 @@
 // End to end on Relacy, as a user runs it: the *-memory-model presets (strategy relacy-*) run
 // in the syncstress-relacy executable and come back as ordinary cells of the report; a failing
 // cell carries a Relacy schedule string (rl1....) that `replay` re-runs with its history; bad
-// Relacy strategy parameters exit 2 before anything runs.
+// Relacy strategy parameters exit 2 before anything runs. --executions and --time-budget bound
+// every Relacy search, and any preset runs under any schedule or says which it runs under.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -73,6 +76,118 @@ TEST(CliRelacy, RelaxedUnlockSharedOfSharedMutexPart8IsADataRaceWithAScheduleTha
                        dir.path());
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_NE(r.out.find(v["property"].get<std::string>()), std::string::npos) << r.out;
+}
+
+/// `run args... --quiet --out cell.json` in `dir`; the report's one cell.
+json run_one_cell(const TempDir& dir, std::vector<std::string> args, int expected_exit = 0) {
+  args.insert(args.end(), {"--quiet", "--out", "cell.json"});
+  const auto r = testing::run_cli(args, dir.path());
+  EXPECT_EQ(r.exit_code, expected_exit) << ::testing::PrintToString(args) << r.out << r.err;
+  if (r.exit_code != expected_exit) return json();
+  const json report = json::parse(testing::read_file(dir.path() / "cell.json"));
+  EXPECT_EQ(report["cells"].size(), 1u);
+  return report["cells"].empty() ? json() : report["cells"][0];
+}
+
+TEST(CliRelacy, TheTimeBudgetBoundsEveryRelacySearch) {
+  TempDir dir;
+  const auto began = std::chrono::steady_clock::now();
+  for (const std::string schedule : {"relacy-random", "relacy-bound:bound=3", "relacy-full"}) {
+    const json cell = run_one_cell(
+        dir, {"run", "--scenario", "mutex-memory-model", "--primitive", "ticket_mutex",
+              "--schedule", schedule, "--executions", "1000000000", "--time-budget", "1"});
+    ASSERT_FALSE(cell.is_null()) << schedule;
+    EXPECT_EQ(cell["stopped_by"], "time_budget") << schedule << cell.dump();
+    EXPECT_EQ(cell["planned_executions"], 1000000000u) << schedule;
+    EXPECT_GT(cell["executions"].get<std::uint64_t>(), 0u) << schedule;
+    EXPECT_LT(cell["executions"].get<std::uint64_t>(), 1000000000u) << schedule;
+    EXPECT_EQ(cell["metrics"]["search_complete"], false) << schedule;
+    // Cut short by the clock: not a pass to rely on (the supervisor settles it inconclusive).
+    EXPECT_NE(cell["verdict"], "fail") << schedule;
+    EXPECT_NE(cell["verdict"], "error") << schedule << cell.dump();
+    // The cell's time, measured by the parent around the child: the budget and its start-up.
+    EXPECT_LT(cell["elapsed_seconds"].get<double>(), 2.0) << schedule;
+  }
+  const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - began;
+  EXPECT_LT(wall.count(), 20) << "three searches of 1 s each";  // the full one ran 66 s before
+}
+
+TEST(CliRelacy, ExecutionsAreHonouredExactlyByEveryRelacySearch) {
+  TempDir dir;
+  for (const std::string schedule : {"relacy-random", "relacy-bound", "relacy-full"}) {
+    const json cell =
+        run_one_cell(dir, {"run", "--scenario", "mutex-memory-model", "--primitive", "ticket_mutex",
+                           "--schedule", schedule, "--executions", "300"});
+    ASSERT_FALSE(cell.is_null()) << schedule;
+    EXPECT_EQ(cell["verdict"], "pass") << schedule << cell.dump();
+    EXPECT_EQ(cell["executions"], 300u) << schedule;
+    EXPECT_EQ(cell["planned_executions"], 300u) << schedule;
+    EXPECT_EQ(cell["stopped_by"], "executions") << schedule;
+  }
+  // The preset starts at iteration 1000; part 8's data race is at 1001, one iteration too far.
+  json cell = run_one_cell(dir, {"run", "--scenario", "shared-mutex-memory-model", "--primitive",
+                                 "shared_mutex_part8", "--executions", "1"});
+  EXPECT_EQ(cell["executions"], 1u) << cell.dump();
+  EXPECT_EQ(cell["stopped_by"], "executions");
+  cell = run_one_cell(dir,
+                      {"run", "--scenario", "shared-mutex-memory-model", "--primitive",
+                       "shared_mutex_part8", "--executions", "2"},
+                      1);
+  EXPECT_EQ(cell["executions"], 2u) << cell.dump();
+  EXPECT_EQ(cell["stopped_by"], "violation");
+  EXPECT_EQ(cell["violations"][0]["seed"], 1000u);
+}
+
+TEST(CliRelacy, APresetSeedIsIgnoredBySearchesWithoutOneAndAnExplicitSeedIsRefused) {
+  TempDir dir;
+  // mutex-safety's seed is 1, shared-mutex-memory-model's 1000: neither stops a search that
+  // starts at its first schedule.
+  for (const std::string schedule : {"relacy-bound", "relacy-full"}) {
+    json cell = run_one_cell(dir, {"run", "--scenario", "mutex-safety", "--primitive",
+                                   "ticket_mutex", "--schedule", schedule, "--executions", "50"});
+    EXPECT_EQ(cell["verdict"], "pass") << schedule << cell.dump();
+    EXPECT_EQ(cell["executions"], 50u) << schedule;
+    cell = run_one_cell(dir, {"run", "--scenario", "shared-mutex-memory-model", "--primitive",
+                              "shared_mutex_part9", "--schedule", schedule, "--executions", "50"});
+    EXPECT_EQ(cell["verdict"], "pass") << schedule << cell.dump();
+  }
+  for (const std::string schedule : {"relacy-bound", "relacy-full", "exhaustive", "round-robin"}) {
+    const auto r =
+        testing::run_cli({"run", "--scenario", "mutex-safety", "--primitive", "ticket_mutex",
+                          "--schedule", schedule, "--seed", "3", "--out", "seeded.json"},
+                         dir.path());
+    EXPECT_EQ(r.exit_code, 2) << schedule << r.out << r.err;
+    EXPECT_NE(r.err.find("--seed 3: " + schedule), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(" takes no seed"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("random, pct, relacy-random"), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "seeded.json"));
+}
+
+TEST(CliRelacy, EveryPresetRunsUnderEveryScheduleOrSaysWhichItRunsUnder) {
+  TempDir dir;
+  const auto listed = testing::run_cli({"list", "scenarios", "--json"}, dir.path());
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  const json presets = json::parse(listed.out)["scenarios"];
+  ASSERT_FALSE(presets.empty());
+  for (const auto& preset : presets) {
+    const auto name = preset["name"].get<std::string>();
+    // random and pct, the presets' own schedules, run in the gate's `run --all`.
+    for (const std::string schedule :
+         {"relacy-random", "relacy-bound", "relacy-full", "exhaustive", "round-robin"}) {
+      const auto r = testing::run_cli({"run", "--scenario", name, "--schedule", schedule,
+                                       "--executions", "1", "--quiet", "--out", "any.json"},
+                                      dir.path());
+      // 0 or 1: it ran (some primitives fail); 2, on Relacy only: it says where it runs.
+      if (r.exit_code == 2 && schedule.starts_with("relacy-")) {
+        EXPECT_NE(r.err.find(" does not run on "), std::string::npos) << name << " " << r.err;
+        EXPECT_NE(r.err.find("random, pct"), std::string::npos) << name << " " << r.err;
+      } else {
+        EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1)
+            << name << " " << schedule << ": " << r.exit_code << r.err;
+      }
+    }
+  }
 }
 
 TEST(CliRelacy, BadRelacyInputExitsTwoAndWritesNothing) {

@@ -35,7 +35,9 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <coroutine>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -437,19 +439,46 @@ struct Relacy {
   /// The running test's scope (null between iterations); for this header's own functions.
   static IterationScope*& scope();
 
-  /// A cap on the iterations of a search, for the bound and full searches (whose iteration
-  /// count Relacy does not limit): the iteration after the cap ends the search with
-  /// rl::test_result_until_condition_hit. The count is not reset between Relacy's search and
-  /// its re-run of the stopping iteration, so the re-run stops at the same place.
-  static void cap_iterations(std::uint64_t cap) { iteration_budget() = {0, cap}; }
-  struct IterationBudget {
-    std::uint64_t started = 0;
+  /// Why a search stopped before Relacy's own end (its iteration count for the random search,
+  /// the end of its space for the bound and full ones).
+  enum class SearchStop { none, cap, deadline, interrupt };
+
+  /// The limits of the search about to run, checked as each iteration begins (by the
+  /// IterationScope): at most `cap` iterations (Relacy does not limit the bound and full
+  /// searches), none begun at or after `deadline`, none after request_stop(). The iteration
+  /// they stop ends the search with rl::test_result_until_condition_hit.
+  struct SearchLimits {
     std::uint64_t cap = ~std::uint64_t{0};
+    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+    /// A replay: every iteration runs with its history on from the start, and none of them is
+    /// Relacy's re-run of a stopping iteration.
+    bool replay = false;
   };
-  static IterationBudget& iteration_budget() {
-    static IterationBudget budget;
-    return budget;
+  static void start_search(const SearchLimits& limits) { search_state() = {limits}; }
+  /// What stopped the latest search early, if anything did.
+  static SearchStop search_stop() { return search_state().stop; }
+  /// Iterations the latest search began, the one a limit stopped included, Relacy's re-run of
+  /// its last iteration not.
+  static std::uint64_t iterations_begun() { return search_state().begun; }
+
+  /// Asks the running search to stop as its next iteration begins. Async-signal-safe: a
+  /// SIGINT or SIGTERM handler calls it.
+  static void request_stop() noexcept { stop_requested_ = 1; }
+
+ private:
+  struct SearchState {
+    SearchLimits limits;
+    SearchStop stop = SearchStop::none;
+    std::uint64_t begun = 0;
+  };
+  static SearchState& search_state() {
+    static SearchState state;
+    return state;
   }
+  /// Set by request_stop(), possibly from a signal handler on the search's own thread; a
+  /// volatile sig_atomic_t is what such a handler may write. Constant-initialized, so a
+  /// handler never meets a static's first-use guard.
+  static inline volatile std::sig_atomic_t stop_requested_ = 0;
 };
 
 static_assert(Platform<Relacy>);
@@ -463,9 +492,25 @@ inline Relacy::IterationScope::IterationScope(std::size_t threads, std::size_t d
     : parkers_(std::make_unique<parker[]>(threads + dynamic_threads)),
       dynamic_left_(dynamic_threads) {
   scope() = this;
-  auto& budget = iteration_budget();
-  if (++budget.started > budget.cap) {
-    relacy_detail::fail("the search's iteration cap", rl::test_result_until_condition_hit,
+  auto& search = search_state();
+  // Once a search has failed or stopped, Relacy runs the same iteration again with its history
+  // on. That re-run is neither counted nor checked against the limits: a failing iteration
+  // fails again as it did (were it stopped, Relacy would report the stop, not the failure),
+  // and a stopped one stops again, as the stop is kept.
+  const bool rerun = !search.limits.replay && rl::ctx().collecting_history();
+  if (!rerun && search.stop == SearchStop::none) {
+    // The clock is read once per iteration: a few tens of nanoseconds against the microseconds
+    // an iteration of the smallest family takes.
+    if (++search.begun > search.limits.cap) {
+      search.stop = SearchStop::cap;
+    } else if (stop_requested_ != 0) {
+      search.stop = SearchStop::interrupt;
+    } else if (std::chrono::steady_clock::now() >= search.limits.deadline) {
+      search.stop = SearchStop::deadline;
+    }
+  }
+  if (search.stop != SearchStop::none) {
+    relacy_detail::fail("the search's limit", rl::test_result_until_condition_hit,
                         source_location::current());
   }
 }

@@ -7,9 +7,10 @@
 //
 //   list                          [{primitive, kind, families}] for every primitive it runs
 //   cell   --family F --kind K --primitive P --search random|bound|full [--context-bound B]
-//          [--iterations N] [--start K] [--set key=value]...
-//                                 one cell: {verdict, executions, elapsed_seconds, metrics,
-//                                 violations: [{property, message, schedule, trace}]}
+//          [--iterations N] [--start K] [--time-budget S] [--set key=value]...
+//                                 one cell: {verdict, executions, stopped_by, elapsed_seconds,
+//                                 metrics, violations: [{property, message, schedule, trace}]}
+//   cell ... --check              checks the arguments as `cell` does, answers {}, runs nothing
 //   replay (the cell's flags) --state STATE
 //                                 re-runs the iteration a failing cell reported, with its
 //                                 history, and answers in the same shape
@@ -18,10 +19,19 @@
 // state>"); Relacy re-runs a failing iteration with its history before it answers and stops
 // if the re-run does not fail the same way, so every reported failure has been replayed once.
 // Bad input: a message on stderr, exit 2, nothing on stdout.
+//
+// `executions` counts the iterations run; `stopped_by` says why the search ended: "executions"
+// (the planned iterations ran), "exhausted" (a bound or full search covered its whole space),
+// "violation", "time_budget" (no iteration begins after --time-budget seconds), "interrupted"
+// (SIGINT or SIGTERM: the search ends as the next iteration begins and answers as usual, exit 0;
+// a second signal kills the program), "error".
 
 #include <CLI/CLI.hpp>
+#include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <new>
 #include <nlohmann/json.hpp>
@@ -113,7 +123,22 @@ void choose_cell(const std::string& primitive, const Entry& entry, const std::st
   current_cell() = {body->second, parameters(*chosen, settings)};
 }
 
+/// SIGINT and SIGTERM end the search at its next iteration; the handler only sets a flag.
+/// SA_RESETHAND: a second signal finds the default action and ends the program.
+void on_stop_signal(int /*signal*/) { Relacy::request_stop(); }
+
+void stop_on_signals() {
+  struct sigaction action = {};
+  action.sa_handler = &on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESETHAND;
+  for (const int number : {SIGINT, SIGTERM}) ::sigaction(number, &action, nullptr);
+}
+
 int run(int argc, char** argv) {
+  // The time budget counts from here: the parent's clock for the cell started a little earlier.
+  const auto began = std::chrono::steady_clock::now();
+  stop_on_signals();
   CLI::App app{"syncstress-relacy: primitives under Relacy's model of the C++ memory model"};
   app.require_subcommand(1);
   auto* list = app.add_subcommand("list", "what it runs, as JSON");
@@ -122,6 +147,7 @@ int run(int argc, char** argv) {
   std::string family, kind, primitive, scheduler = "random", state;
   unsigned context_bound = 1;
   std::uint64_t iterations = 1000, start = 0;
+  double time_budget = 0;
   std::vector<std::string> settings;
   auto add_cell_options = [&](CLI::App* sub) {
     sub->add_option("--family", family, "safety or progress")->required();
@@ -135,9 +161,15 @@ int run(int argc, char** argv) {
   };
   auto* cell = app.add_subcommand("cell", "run one cell");
   add_cell_options(cell);
+  // Any count the main CLI or a preset plans: the time budget bounds the search anyway.
   cell->add_option("--iterations", iterations, "iterations to run")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000000}));
+      ->check(CLI::Range(std::uint64_t{1}, std::numeric_limits<std::uint64_t>::max()));
   cell->add_option("--start", start, "first iteration (random search)");
+  bool check_only = false;
+  cell->add_flag("--check", check_only, "check the arguments, answer {} and run nothing");
+  cell->add_option("--time-budget", time_budget,
+                   "seconds after which no iteration begins (default: none)")
+      ->check(CLI::PositiveNumber);
   auto* replay = app.add_subcommand("replay", "re-run a failing iteration");
   add_cell_options(replay);
   replay->add_option("--state", state, "the schedule a failing cell reported")->required();
@@ -177,6 +209,13 @@ int run(int argc, char** argv) {
     s.context_bound = context_bound;
     s.iterations = iterations;
     s.start = start;
+    if (time_budget > 0) {
+      // Beyond some centuries the deadline would overflow the clock: that is no deadline.
+      const std::chrono::duration<double> budget(time_budget);
+      if (budget < std::chrono::hours(24 * 365 * 100)) {
+        s.deadline = began + std::chrono::duration_cast<std::chrono::nanoseconds>(budget);
+      }
+    }
     if (replay->parsed()) {
       if (state.empty() || state.find_first_not_of("0123456789 ") != std::string::npos) {
         throw UsageError("--state " + state + ": not a Relacy state (digits and spaces)");
@@ -184,8 +223,19 @@ int run(int argc, char** argv) {
       s.state = state + " ";
     } else if (start != 0 && s.type != rl::sched_random) {
       throw UsageError("--start: only the random search starts at an iteration");
+    } else if (start > std::numeric_limits<std::uint64_t>::max() - (iterations - 1)) {
+      throw UsageError(
+          concat("--start ", std::to_string(start),
+                 " (the seed of the random search): ", std::to_string(iterations),
+                 " iterations from there would pass iteration 2^64-1; start at ",
+                 std::to_string(std::numeric_limits<std::uint64_t>::max() - (iterations - 1)),
+                 " at most"));
     }
-    json out;
+    json out = json::object();
+    if (check_only) {
+      std::cout << out.dump() << '\n';
+      return 0;
+    }
     if (it->second.pooled) {
       search_pooled(s, out);
     } else {

@@ -46,6 +46,8 @@ struct Search {
   std::uint64_t iterations = 1000;
   std::uint64_t start = 0;
   std::string state;  ///< replay: the state to re-run
+  /// No iteration begins after it (--time-budget, counted from the program's start).
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
 
 /// Where Relacy writes its history: a fixed buffer that never allocates. Relacy's global
@@ -182,33 +184,43 @@ inline void search(const Search& s, json& out) {
     p.iteration_count = std::stoull(s.state);
     p.collect_history = true;
   } else {
-    p.iteration_count = s.start + s.iterations;
+    // Relacy numbers iterations from 1 and runs the random search's up to iteration_count
+    // inclusive. (main.cpp keeps the last below 2^64.)
+    const std::uint64_t first = s.start == 0 ? 1 : s.start;
+    p.iteration_count = first + (s.iterations - 1);
     if (s.start != 0) p.initial_state = std::to_string(s.start);
   }
-  // A replay runs one iteration; a bound or full search at most --iterations.
-  Relacy::cap_iterations(!s.state.empty()             ? 1
-                         : s.type != rl::sched_random ? s.iterations
-                                                      : ~std::uint64_t{0});
+  // A replay runs one iteration; a bound or full search at most --iterations (Relacy stops the
+  // random one itself).
+  Relacy::SearchLimits limits;
+  limits.replay = !s.state.empty();
+  limits.cap = limits.replay ? 1 : s.type != rl::sched_random ? s.iterations : limits.cap;
+  limits.deadline = s.deadline;
+  Relacy::start_search(limits);
   auto& finding = scenarios::RelacyFindingRecord::current();
   finding = {};
   const auto started = std::chrono::steady_clock::now();
   rl::simulate<T>(p);
   out["elapsed_seconds"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  const bool cap_hit = p.test_result == rl::test_result_until_condition_hit;
-  const bool failed = p.test_result != rl::test_result_success && !cap_hit;
-  const std::uint64_t first = s.state.empty() ? s.start : std::stoull(s.state);
-  out["executions"] = cap_hit                     ? s.iterations
-                      : p.stop_iteration >= first ? p.stop_iteration - first + (failed ? 1 : 0)
-                                                  : 0;
+  const auto stop = Relacy::search_stop();
+  const bool stopped = p.test_result == rl::test_result_until_condition_hit;
+  const bool failed = p.test_result != rl::test_result_success && !stopped;
+  // The iteration a limit stopped never ran.
+  out["executions"] = Relacy::iterations_begun() - (stop != Relacy::SearchStop::none ? 1 : 0);
   out["metrics"] = {{"relacy_scheduler", rl::format(s.type)},
                     {"execution_depth_limit", p.execution_depth_limit},
                     {"search_complete", false}};
   if (!failed) {
     out["verdict"] = "pass";
     out["violations"] = json::array();
-    // A bound or full search that ended before its cap covered every schedule in its bounds.
-    out["metrics"]["search_complete"] = s.type != rl::sched_random && !cap_hit;
+    // A bound or full search that ended on its own covered every schedule in its bounds.
+    const bool exhausted = s.type != rl::sched_random && stop == Relacy::SearchStop::none;
+    out["metrics"]["search_complete"] = exhausted;
+    out["stopped_by"] = stop == Relacy::SearchStop::deadline    ? "time_budget"
+                        : stop == Relacy::SearchStop::interrupt ? "interrupted"
+                        : exhausted                             ? "exhausted"
+                                                                : "executions";
     return;
   }
   // The history Relacy printed for the failing iteration: its first line is the result
@@ -266,11 +278,13 @@ inline void search(const Search& s, json& out) {
   }
   if (property == "relacy_limit") {
     out["verdict"] = "error";
+    out["stopped_by"] = "error";
     out["error"] = message;
     out["violations"] = json::array();
     return;
   }
   out["verdict"] = "fail";
+  out["stopped_by"] = "violation";
   std::string state = s.state.empty() ? std::string(p.final_state.c_str()) : s.state;
   while (!state.empty() && state.back() == ' ') state.pop_back();
   out["violations"] = json::array(

@@ -27,6 +27,11 @@ class Backend {
   /// Where the user finds what runs here ("syncstress-relacy list").
   virtual std::string_view catalogue() const = 0;
 
+  /// Throws UsageError, before anything runs, when this backend cannot run `cell` as `plan`
+  /// and its parameters ask (a value beyond what the platform takes). Nothing by default.
+  virtual void check(const scenarios::Cell& /*cell*/, const StrategySpec& /*strategy*/,
+                     const scenarios::CellPlan& /*plan*/) const {}
+
   /// Runs one cell under `strategy`, which backend_for(strategy) chose this backend for.
   virtual CellResult run(const scenarios::Cell& cell, const StrategySpec& strategy,
                          const scenarios::CellPlan& plan) const = 0;

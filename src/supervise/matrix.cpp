@@ -65,6 +65,23 @@ double test_slowdown() {
   return end != v && *end == '\0' && f >= 1 && f <= 1000 ? f : 1;
 }
 
+/// The schedules under which some primitive of `preset` runs, but those of `except`: for
+/// messages.
+std::string schedules_for(const scenarios::Preset& preset, const Backend& except) {
+  std::string out;
+  for (const auto& info : all_strategies()) {
+    const Backend& backend = backend_for(make_strategy_spec(info.name, {}));
+    if (&backend == &except) continue;
+    for (const auto& p : all_primitives()) {
+      if (fits(preset, p) && backend.runs(p, preset.family)) {
+        out += concat(out.empty() ? "" : ", ", info.name);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 scenarios::CellPlan plan_of(const scenarios::Preset& preset, const RunConfig& config) {
   return {config.seed.value_or(preset.seed), config.executions.value_or(preset.executions),
           config.time_budget_seconds.value_or(preset.time_budget_seconds),
@@ -97,7 +114,17 @@ RunOutcome run_matrix(const RunConfig& config) {
     }
     if (!config.primitives.empty() && named.empty()) continue;
     const StrategySpec strategy = config.strategy ? *config.strategy : strategy_of(preset);
+    // A preset's own seed is simply unused where the strategy takes none; an explicit one is
+    // a mistake to point out.
+    if (config.seed && !takes_seed(strategy)) {
+      throw UsageError(concat("--seed ", std::to_string(*config.seed), ": ", describe(strategy),
+                              config.strategy ? "" : concat(" (scenario '", preset.name, "')"),
+                              " takes no seed: it runs the same executions whatever the seed. "
+                              "The schedules that take one: ",
+                              seeded_strategy_names()));
+    }
     const Backend& backend = backend_for(strategy);
+    const std::size_t planned_before = planned.size();
     for (const auto* primitive : primitives_for(preset, named)) {
       if (!backend.runs(*primitive, preset.family)) {
         // Named on purpose: say why it cannot run. Otherwise it is simply not in the matrix.
@@ -110,6 +137,26 @@ RunOutcome run_matrix(const RunConfig& config) {
       }
       planned.push_back({scenarios::make_cell(preset, *primitive, config.overrides), strategy,
                          &backend, plan_of(preset, config)});
+    }
+    if (planned.size() == planned_before) {
+      // --all leaves out what does not run here; one scenario asked for says where it runs.
+      if (!each_named_must_fit) continue;
+      throw UsageError(concat("scenario '", preset.name, "' does not run on ", backend.platform(),
+                              ": no primitive runs its ", to_string(preset.family),
+                              " family there (see ", backend.catalogue(),
+                              "). Its schedules: ", schedules_for(preset, backend)));
+    }
+    // Its cells share their parameters and budget: the first stands for them all.
+    const auto& first = planned[planned_before];
+    try {
+      backend.check(first.cell, strategy, first.plan);
+    } catch (const UsageError& e) {
+      throw UsageError(
+          concat("scenario '", preset.name, "' does not run on ", backend.platform(),
+                 " as configured: ", e.what(),
+                 ". Change what it names (--set, --seed, --executions), or use a schedule of "
+                 "another platform: ",
+                 schedules_for(preset, backend)));
     }
   }
   if (planned.empty()) {

@@ -8,21 +8,30 @@
 namespace syncstress::supervise {
 namespace {
 
-/// What syncstress-relacy needs for `cell`, `search` and the run's budget.
-relacy::CellSpec relacy_spec(const scenarios::Cell& cell, const RelacySearch& search,
-                             std::uint64_t start, std::uint64_t iterations, double timeout) {
+/// What syncstress-relacy needs for `cell` and `search`, with no budget yet.
+relacy::CellSpec relacy_spec(const scenarios::Cell& cell, const RelacySearch& search) {
   relacy::CellSpec spec;
   spec.family = std::string(to_string(cell.preset.family));
   spec.kind = std::string(to_string(cell.preset.kind));
   spec.primitive = std::string(cell.primitive->name);
   spec.search = search;
-  spec.start = start;
-  spec.iterations = iterations;
-  spec.timeout_seconds = timeout;
   const auto wanted = relacy::parameter_names(spec.family);
   for (const auto& [k, v] : cell.params.as_strings()) {
     if (wanted.count(k)) spec.params[k] = v;
   }
+  return spec;
+}
+
+/// The same with the plan's budget: the seed is the random search's first iteration.
+relacy::CellSpec planned_spec(const scenarios::Cell& cell, const StrategySpec& strategy,
+                              const scenarios::CellPlan& plan) {
+  auto spec = relacy_spec(cell, std::get<RelacySearch>(strategy));
+  spec.start = plan.seed;
+  spec.iterations = plan.executions;
+  // The child stops itself at the budget, as an iteration begins; the deadline after which it
+  // is killed is only the backstop.
+  spec.time_budget_seconds = plan.time_budget_seconds;
+  spec.timeout_seconds = 2 * plan.time_budget_seconds + 60;
   return spec;
 }
 
@@ -38,12 +47,16 @@ class RelacyBackend final : public Backend {
     return it != table.end() && it->second.count(std::string(to_string(family))) != 0;
   }
 
+  /// Asks syncstress-relacy, which knows the ranges its compiled thread budget takes.
+  void check(const scenarios::Cell& cell, const StrategySpec& strategy,
+             const scenarios::CellPlan& plan) const override {
+    relacy::check_cell(planned_spec(cell, strategy, plan));
+  }
+
   /// A broken property the primitive does not claim makes the cell measured, as on sim.
   CellResult run(const scenarios::Cell& cell, const StrategySpec& strategy,
                  const scenarios::CellPlan& plan) const override {
-    const auto& search = std::get<RelacySearch>(strategy);
-    auto out = relacy::run_cell(
-        relacy_spec(cell, search, plan.seed, plan.executions, 2 * plan.time_budget_seconds + 60));
+    auto out = relacy::run_cell(planned_spec(cell, strategy, plan));
     const CellResult identity = cell.identity();
     out.primitive = identity.primitive;
     out.scenario = identity.scenario;
@@ -60,8 +73,10 @@ class RelacyBackend final : public Backend {
 
   ReplayOutcome replay(const scenarios::Cell& cell, const RecordedSchedule& schedule,
                        const std::string& text) const override {
-    auto out = relacy::replay(relacy_spec(cell, RelacySearch{}, 0, 1, 600),
-                              std::get<RelacySchedule>(schedule), text);
+    auto spec = relacy_spec(cell, RelacySearch{});
+    spec.iterations = 1;
+    spec.timeout_seconds = 600;
+    auto out = relacy::replay(spec, std::get<RelacySchedule>(schedule), text);
     if (out.violation) out.violation->replay_command = cell.replay_command(text);
     return out;
   }

@@ -35,7 +35,10 @@ json ask(const std::vector<std::string>& arguments, double timeout, std::string&
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   const auto f = run_program(argv, timeout);
   if (f.exit_code == 2) {
-    throw UsageError("syncstress-relacy: " + first_line(f.err));
+    const std::string message = first_line(f.err);
+    // The child's own messages name it already.
+    throw UsageError(message.rfind("syncstress-relacy", 0) == 0 ? message
+                                                                : "syncstress-relacy: " + message);
   }
   if (f.timed_out) {
     error = "syncstress-relacy did not answer within " + std::to_string(timeout) + " s";
@@ -65,6 +68,24 @@ Violation violation_from(const json& v, const std::string& scheduler) {
   Violation out = violation_from_json(v);
   out.schedule = relacy_schedule_string(scheduler, out.schedule);
   return out;
+}
+
+/// Only the random search has a first iteration to choose; the others ignore the seed.
+std::uint64_t first_iteration(const CellSpec& spec) {
+  return spec.search.scheduler == "random" ? spec.start : 0;
+}
+
+/// The arguments of `cell` for `spec`.
+std::vector<std::string> cell_arguments(const CellSpec& spec) {
+  auto argv = common_arguments(spec);
+  argv.insert(argv.begin(), "cell");
+  argv.insert(argv.end(), {"--iterations", std::to_string(spec.iterations), "--start",
+                           std::to_string(first_iteration(spec))});
+  if (spec.time_budget_seconds > 0) {
+    // Full precision: std::to_string keeps six decimals only.
+    argv.insert(argv.end(), {"--time-budget", json(spec.time_budget_seconds).dump()});
+  }
+  return argv;
 }
 
 }  // namespace
@@ -108,13 +129,21 @@ std::set<std::string> parameter_names(const std::string& family) {
   return {"actors", "rounds", "writers", "capacity"};
 }
 
+void check_cell(const CellSpec& spec) {
+  auto argv = cell_arguments(spec);
+  argv.emplace_back("--check");
+  std::string error;
+  // Any other failure of the child shows again when the cell runs, as that cell's error.
+  (void)ask(argv, 60, error);
+}
+
 CellResult run_cell(const CellSpec& spec) {
   CellResult out;
   out.schedule = describe(spec.search);
-  auto argv = common_arguments(spec);
-  argv.insert(argv.begin(), "cell");
-  argv.insert(argv.end(), {"--iterations", std::to_string(spec.iterations), "--start",
-                           std::to_string(spec.start)});
+  const auto argv = cell_arguments(spec);
+  const std::uint64_t start = first_iteration(spec);
+  out.planned_executions = spec.iterations;
+  out.stopped_by = StopReason::error;
   const auto started = std::chrono::steady_clock::now();
   std::string error;
   const json cell = ask(argv, spec.timeout_seconds, error);
@@ -130,16 +159,20 @@ CellResult run_cell(const CellSpec& spec) {
     if (!verdict) throw std::invalid_argument("unknown verdict");
     out.verdict = *verdict;
     out.executions = cell.value("executions", std::uint64_t{0});
+    const auto stopped_by = stop_reason_from_string(cell.at("stopped_by").get<std::string>());
+    if (!stopped_by) throw std::invalid_argument("unknown stopped_by");
+    out.stopped_by = *stopped_by;
     if (cell.contains("metrics")) out.metrics = cell["metrics"];
     out.error = cell.value("error", std::string());
     if (cell.contains("violations")) {
       for (const auto& v : cell["violations"]) {
         out.violations.push_back(violation_from(v, spec.search.scheduler));
-        out.violations.back().seed = spec.start;
+        out.violations.back().seed = start;
       }
     }
   } catch (const std::exception& e) {
     out.verdict = Verdict::error;
+    out.stopped_by = StopReason::error;
     out.error = std::string("syncstress-relacy's answer lacks a field: ") + e.what();
   }
   out.metrics["platform"] = "relacy";
@@ -156,6 +189,10 @@ ReplayOutcome replay(const CellSpec& spec, const RelacySchedule& schedule,
   std::string error;
   const json cell = ask(argv, spec.timeout_seconds, error);
   if (!error.empty()) throw std::runtime_error(error);
+  if (cell.value("stopped_by", std::string()) == "interrupted") {
+    // Stopped before its iteration ran: that it broke nothing would be no finding.
+    throw std::runtime_error("syncstress-relacy was interrupted before the replay ran");
+  }
   ReplayOutcome out;
   if (cell.contains("violations") && !cell["violations"].empty()) {
     out.violation = violation_from(cell["violations"][0], schedule.scheduler);

@@ -27,9 +27,14 @@ struct CellSpec {
   std::string primitive;  ///< a name from `syncstress-relacy list`
   RelacySearch search;
   std::uint64_t iterations = 1000;
-  std::uint64_t start = 0;  ///< first iteration (the random scheduler seeds iteration i with i)
+  /// First iteration (the random scheduler seeds iteration i with i); the random search's
+  /// only: the bound and full searches start at their first schedule and ignore it.
+  std::uint64_t start = 0;
+  /// No iteration begins after it (the cell's --time-budget); 0: none.
+  double time_budget_seconds = 0;
   /// The parameters syncstress-relacy takes for the family, as text.
   std::map<std::string, std::string> params;
+  /// The backstop: the child is killed after it, should it not stop at its time budget.
   double timeout_seconds = 600;
 };
 
@@ -44,7 +49,13 @@ const std::map<std::string, std::set<std::string>>& supported();
 /// The parameter names syncstress-relacy takes for `family`: the backend passes only these.
 std::set<std::string> parameter_names(const std::string& family);
 
-/// Runs one cell. The result's primitive, scenario and parameters are left for the caller.
+/// Checks that syncstress-relacy takes the cell as `spec` gives it (its parameters, its first
+/// iteration) without running it. Throws UsageError with the child's message when it does not.
+void check_cell(const CellSpec& spec);
+
+/// Runs one cell: the child says how many iterations it ran and why it stopped (stopped_by),
+/// and planned_executions is `spec.iterations`. The result's primitive, scenario and parameters
+/// are left for the caller.
 /// Bad parameters for Relacy (exit 2 of the child) throw UsageError with its message; a child
 /// that dies or overruns its deadline is an error verdict that says so.
 CellResult run_cell(const CellSpec& spec);
