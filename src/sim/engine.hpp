@@ -16,16 +16,17 @@
 // fiber's entry so destructors run and nothing leaks. Operations called from destructors
 // during that unwinding do not throw. Resumptions (Sim::resume, post, resume_on_signal) never
 // throw, because task.hpp calls them from noexcept awaiters; in aborting mode they do not run
-// the coroutine. Two cases cannot be unwound and are abandoned instead (the fiber is never
-// resumed, its stack is reused, what its frames owned leaks; counted in
-// ExecutionResult::abandoned_fibers): Unwind reaching a noexcept frame (caught by a terminate
-// handler installed during teardown), and a fiber that performs more than kAbortOpBudget
-// operations while being torn down (a destructor spinning forever, a catch(...) that swallows
-// Unwind in a loop).
+// the coroutine, but count as operations for the budget below. Two cases cannot be unwound
+// and are abandoned instead (the fiber is never resumed, its stack is reused, what its frames
+// owned leaks; counted in ExecutionResult::abandoned_fibers): Unwind reaching a noexcept frame
+// (caught by a terminate handler installed during teardown), and a fiber that performs more
+// than kAbortOpBudget operations while being torn down (a destructor spinning forever, a
+// catch(...) that swallows Unwind in a loop, a loop of resumptions round a cyclic list).
 #pragma once
 
 #include <array>
 #include <coroutine>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
