@@ -11,11 +11,17 @@
 // plain read (document 002 line 100, `PreviousAvailable = WorkAvailable`) -> an acquire load.
 // Deviations, for the kind interface: the work item carries an int64 value; the consumer's
 // endless loop becomes consume_once(process), ONE iteration of it, so the scenario decides
-// when to stop; ConsumeWork's local PreviousAvailable becomes a consumer-only member.
+// when to stop; ConsumeWork's local PreviousAvailable becomes a consumer-only member; push
+// allocates the item its caller allocated. And for determinism: the item's storage and
+// `delete entry` (document 002 lines 51 and 105) -> P::node_allocate / P::node_deallocate, so
+// that on sim whether a pushed item reuses a processed one's address (and with it whether a
+// producer's compare-exchange succeeds against a recycled head) depends on the schedule only.
 // Items are processed in the order the flush returns them (newest first), as the document does.
 #pragma once
 
 #include <cstdint>
+#include <new>
+#include <type_traits>
 #include <utility>
 
 #include "platform/platform.hpp"
@@ -25,21 +31,36 @@ namespace syncstress {
 
 namespace primitives_detail {
 
+static_assert(std::is_trivially_destructible_v<work_item>, "freed without running a destructor");
+
+/// A new item (the documents' `new WorkItem`), its storage from the platform.
+template <Platform P>
+work_item* new_item(std::int64_t value) {
+  return ::new (P::node_allocate(sizeof(work_item))) work_item{nullptr, value};
+}
+
+/// Frees an item (the documents' `delete`).
+template <Platform P>
+void delete_item(work_item* item) {
+  P::node_deallocate(item, sizeof(work_item));
+}
+
 /// Processes and frees a flushed list in the order found (document 002 lines 48-53 and
 /// 102-107, `ProcessWorkItem`).
-template <class F>
+template <Platform P, class F>
 void process_and_free(work_item* entry, F& process) {
   while (entry) {
     process(entry->value);
     work_item* next_entry = entry->next;
-    delete entry;
+    delete_item<P>(entry);
     entry = next_entry;
   }
 }
 
 /// Frees whatever is still queued when a work queue is destroyed.
-inline void free_all(work_item* entry) {
-  while (entry) delete std::exchange(entry, entry->next);
+template <Platform P>
+void free_all(work_item* entry) {
+  while (entry) delete_item<P>(std::exchange(entry, entry->next));
 }
 
 }  // namespace primitives_detail
@@ -52,12 +73,12 @@ class work_queue_auto_reset_event {
   work_queue_auto_reset_event() = default;
   work_queue_auto_reset_event(const work_queue_auto_reset_event&) = delete;
   work_queue_auto_reset_event& operator=(const work_queue_auto_reset_event&) = delete;
-  ~work_queue_auto_reset_event() { primitives_detail::free_all(work_queue_.flush()); }
+  ~work_queue_auto_reset_event() { primitives_detail::free_all<P>(work_queue_.flush()); }
 
   /// RequestWork: queues `item`; signals the consumer only if the list was empty.
   /// Any number of producer threads.
   void push(std::int64_t item) {
-    auto* work = new primitives_detail::work_item{nullptr, item};
+    auto* work = primitives_detail::new_item<P>(item);
     if (work_queue_.push(work)) {
       work_available_.set();
     }
@@ -68,7 +89,7 @@ class work_queue_auto_reset_event {
   template <class F>
   void consume_once(F&& process) {
     work_available_.wait();
-    primitives_detail::process_and_free(work_queue_.flush(), process);
+    primitives_detail::process_and_free<P>(work_queue_.flush(), process);
   }
 
  private:
@@ -85,11 +106,11 @@ class work_queue_wait_on_address {
   work_queue_wait_on_address() = default;
   work_queue_wait_on_address(const work_queue_wait_on_address&) = delete;
   work_queue_wait_on_address& operator=(const work_queue_wait_on_address&) = delete;
-  ~work_queue_wait_on_address() { primitives_detail::free_all(work_queue_.flush()); }
+  ~work_queue_wait_on_address() { primitives_detail::free_all<P>(work_queue_.flush()); }
 
   /// RequestWork: queues `item`; on an empty list bumps the counter and wakes the consumer.
   void push(std::int64_t item) {
-    auto* work = new primitives_detail::work_item{nullptr, item};
+    auto* work = primitives_detail::new_item<P>(item);
     if (work_queue_.push(work)) {
       work_available_.fetch_add(1, std::memory_order_seq_cst);  // InterlockedIncrement
       P::wake_by_address_single(work_available_);
@@ -103,7 +124,7 @@ class work_queue_wait_on_address {
     P::wait_on_address(work_available_, previous_available_);
     // acquire: pairs with the producer's seq_cst increment, which follows its push.
     previous_available_ = work_available_.load(std::memory_order_acquire);
-    primitives_detail::process_and_free(work_queue_.flush(), process);
+    primitives_detail::process_and_free<P>(work_queue_.flush(), process);
   }
 
  private:

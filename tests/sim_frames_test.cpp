@@ -5,11 +5,13 @@
 #include <coroutine>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "platform/sim.hpp"
 #include "platform/task.hpp"
 #include "sim/runtime.hpp"
 #include "sim_test_support.hpp"
+#include "watchdog.hpp"
 
 namespace syncstress {
 namespace {
@@ -62,6 +64,38 @@ TEST(SimFrames, ResumeAfterDestroyIsCaughtWithItsLineAndNotCalled) {
   EXPECT_EQ(r.property, "resume-after-destroy");
   EXPECT_EQ(r.line, line);
   EXPECT_NE(r.message.find("frame#1"), std::string::npos) << r.message;
+}
+
+// A library loop that resumes waiters until its list runs out, round a list a bug made cyclic:
+// the first resumption of the destroyed frame ends the execution, and in the teardown that
+// follows resumptions neither run nor schedule. The loop must spend the teardown's budget and
+// be abandoned, so the finding is reported; before, it spun forever (mutex_part7 under
+// cancellation-during-resume, seed 17: a `hang` with no trace instead of resume-after-destroy).
+TEST(SimFrames, ALoopOfResumptionsDuringTeardownIsAbandonedAndTheFindingReported) {
+  const testing::Watchdog watchdog("resumption loops during teardown");
+  for (const char* how : {"resume", "post", "resume_on_signal"}) {
+    sim::Runtime rt;
+    LowestStrategy s;
+    const auto r = rt.run(s, [&] {
+      Sim::auto_reset_event ev;
+      Task t = suspend_once();
+      const std::coroutine_handle<> h = t.handle();
+      t.start();
+      t.destroy();
+      for (;;) {
+        if (how == std::string_view("resume")) {
+          Sim::resume(h);
+        } else if (how == std::string_view("post")) {
+          Sim::post(h);
+        } else {
+          Sim::resume_on_signal(ev, h);
+        }
+      }
+    });
+    EXPECT_EQ(r.outcome, Outcome::frame_misuse) << how;
+    EXPECT_EQ(r.property, "resume-after-destroy") << how;
+    EXPECT_EQ(r.abandoned_fibers, 1u) << how;
+  }
 }
 
 TEST(SimFrames, DoubleResumeOfAQueuedFrameIsCaughtWithItsLine) {

@@ -80,6 +80,32 @@ TEST(SimRuntime, SameSeedGivesSameTraceOverThousandSeeds) {
   EXPECT_GT(distinct.size(), 100u);
 }
 
+// Whether a new node reuses a freed node's address decides a compare-exchange on pointers
+// (ABA), so it must follow from the execution alone. Here the process allocates a block of the
+// node's size between the free and the new node, as the trace's strings do: malloc would hand
+// that block the freed address, and the next node would get another one.
+TEST(SimRuntime, NodeStorageReusesTheLastFreedNodeWhateverElseTheProcessAllocates) {
+  sim::Runtime rt;
+  LowestStrategy s;
+  const auto r = rt.run(s, [] {
+    void* first = Sim::node_allocate(16);
+    void* second = Sim::node_allocate(16);
+    Sim::node_deallocate(first, 16);
+    Sim::node_deallocate(second, 16);
+    const auto unrelated = std::make_unique<char[]>(16);  // the size class of a 16-byte node
+    void* third = Sim::node_allocate(16);
+    void* fourth = Sim::node_allocate(16);
+    void* other_size = Sim::node_allocate(24);
+    Sim::check(third == second, "the last freed node comes back first");
+    Sim::check(fourth == first, "then the one freed before it");
+    Sim::check(other_size != first && other_size != second, "only for the same size");
+    Sim::node_deallocate(third, 16);  // kept by the execution, released at its end
+    Sim::node_deallocate(fourth, 16);
+    Sim::node_deallocate(other_size, 24);
+  });
+  EXPECT_EQ(r.outcome, Outcome::completed) << r.message;
+}
+
 TEST(SimRuntime, TraceNamesObjectsAndSourceLinesWithoutAddresses) {
   sim::Runtime rt;
   LowestStrategy s;

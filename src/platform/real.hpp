@@ -420,6 +420,10 @@ struct Real {
                                source_location = source_location::current()) noexcept {
     ::operator delete(p, n);
   }
+  /// Storage for a primitive's heap node: the global operator new.
+  static void* node_allocate(std::size_t n) { return ::operator new(n); }
+  /// Releases a node's storage.
+  static void node_deallocate(void* p, std::size_t n) noexcept { ::operator delete(p, n); }
   // Frame lifetime is not tracked on real: misuse detection is sim's job, where it is
   // deterministic and replayable; tracking here would put a global lock on every coroutine
   // birth and death and smooth out the very races real threads are run to provoke.

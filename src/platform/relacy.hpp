@@ -412,6 +412,9 @@ struct Relacy {
                                source_location = source_location::current()) noexcept {
     ::operator delete(p, n);
   }
+  // A primitive's heap nodes: Relacy's operator new, which tracks them for leaks and races.
+  static void* node_allocate(std::size_t n) { return ::operator new(n); }
+  static void node_deallocate(void* p, std::size_t n) noexcept { ::operator delete(p, n); }
   // Frame misuse (resume after destroy, ...) is sim's to detect, deterministically; Relacy's
   // job here is the memory model.
   static void frame_created(std::coroutine_handle<>,

@@ -38,6 +38,16 @@ void Sim::resume_on_signal(auto_reset_event& ev, std::coroutine_handle<> h, sour
   h.resume();
 }
 
+void* Sim::node_allocate(std::size_t n) {
+  if (Engine* e = t_engine) return e->node_allocate(n);
+  return ::operator new(n);
+}
+
+void Sim::node_deallocate(void* p, std::size_t n) {
+  if (Engine* e = t_engine) return e->node_deallocate(p, n);
+  ::operator delete(p, n);
+}
+
 void Sim::resume(std::coroutine_handle<> h, source_location loc) {
   if (Engine* e = t_engine) {
     if (!e->before_resume(h, loc)) return;

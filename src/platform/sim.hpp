@@ -319,6 +319,14 @@ struct Sim {
       ::operator delete(p, n);
     }
   }
+  /// Storage for a primitive's own heap nodes (a work queue's items). Inside an execution a
+  /// freed node is kept by the execution and handed out again, last freed first, per size (as
+  /// malloc's caches do), before the global allocator is asked: whether a new node gets a freed
+  /// one's address, and so the outcome of a compare-exchange on pointers (ABA), follows from
+  /// the schedule alone, not from what the process allocated before. Everything kept goes
+  /// back to the allocator when the execution ends.
+  static void* node_allocate(std::size_t n);
+  static void node_deallocate(void* p, std::size_t n);
   static void frame_created(std::coroutine_handle<> h) {
     if (auto* e = sim::detail::t_engine) e->frame_created(h.address());
   }

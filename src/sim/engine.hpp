@@ -16,16 +16,17 @@
 // fiber's entry so destructors run and nothing leaks. Operations called from destructors
 // during that unwinding do not throw. Resumptions (Sim::resume, post, resume_on_signal) never
 // throw, because task.hpp calls them from noexcept awaiters; in aborting mode they do not run
-// the coroutine. Two cases cannot be unwound and are abandoned instead (the fiber is never
-// resumed, its stack is reused, what its frames owned leaks; counted in
-// ExecutionResult::abandoned_fibers): Unwind reaching a noexcept frame (caught by a terminate
-// handler installed during teardown), and a fiber that performs more than kAbortOpBudget
-// operations while being torn down (a destructor spinning forever, a catch(...) that swallows
-// Unwind in a loop).
+// the coroutine, but count as operations for the budget below. Two cases cannot be unwound
+// and are abandoned instead (the fiber is never resumed, its stack is reused, what its frames
+// owned leaks; counted in ExecutionResult::abandoned_fibers): Unwind reaching a noexcept frame
+// (caught by a terminate handler installed during teardown), and a fiber that performs more
+// than kAbortOpBudget operations while being torn down (a destructor spinning forever, a
+// catch(...) that swallows Unwind in a loop, a loop of resumptions round a cyclic list).
 #pragma once
 
 #include <array>
 #include <coroutine>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -194,6 +195,13 @@ class Engine {
   void frame_created(void* address);
   void frame_destroyed(void* address);
   void quarantine(void* p) { quarantine_.push_back(p); }
+  /// A primitive's heap node (nodes.cpp): the last freed node of size `n` in this execution,
+  /// else fresh storage.
+  void* node_allocate(std::size_t n);
+  /// Keeps a freed node for reuse by a later node_allocate of this execution.
+  void node_deallocate(void* p, std::size_t n);
+  /// Gives every kept node back to the global allocator (the end of an execution).
+  void release_nodes();
   /// In teardown, unwinds the calling fiber (throws Unwind) when that is safe.
   void abort_point_public() { abort_point(); }
   /// True while a simulated thread (not the host) runs.
@@ -263,6 +271,9 @@ class Engine {
   std::vector<FrameRecord> frames_;
   std::unordered_map<void*, std::uint32_t> frame_index_;  // lookup only, never iterated
   std::vector<void*> quarantine_;
+  // Primitives' heap nodes freed in this execution, by size, last freed last: reused before
+  // the global allocator is asked, so reuse follows the execution alone (nodes.cpp).
+  std::map<std::size_t, std::vector<void*>> free_nodes_;
 };
 
 /// The engine running an execution on this OS thread; null outside run().

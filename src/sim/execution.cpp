@@ -82,6 +82,7 @@ ExecutionResult Engine::run(Strategy& strategy, std::function<void()> main) {
   }
   for (void* p : quarantine_) ::operator delete(p);
   quarantine_.clear();
+  release_nodes();
   queue_.clear();
   pool_waits_.clear();
   t_engine = nullptr;

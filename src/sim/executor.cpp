@@ -37,7 +37,10 @@ void Engine::worker_loop() {
 }
 
 void Engine::post(std::coroutine_handle<> h, const source_location& loc) {
-  if (aborting_) return;  // teardown: coroutines no longer run
+  if (aborting_) {  // teardown: coroutines no longer run; a loop of posts spends the budget
+    budget_point();
+    return;
+  }
   if (FrameRecord* f = frame(h.address())) {
     if (f->destroyed) {
       violation(Outcome::frame_misuse, "resume-after-destroy",
@@ -62,7 +65,10 @@ void Engine::resume_on_signal(auto_reset_event& ev, std::coroutine_handle<> h,
                               const source_location& loc) {
   bool& signaled = ev.signaled_;
   const void* event = &ev;
-  if (aborting_) return;
+  if (aborting_) {  // teardown: as post
+    budget_point();
+    return;
+  }
   if (FrameRecord* f = frame(h.address())) {
     if (f->destroyed || f->queued || f->pool_wait) {
       const bool destroyed = f->destroyed;

@@ -45,7 +45,12 @@ void Engine::frame_destroyed(void* address) {
 }
 
 bool Engine::before_resume(std::coroutine_handle<> h, const source_location& loc) {
-  if (aborting_) return false;
+  // Teardown: nothing runs, but a loop of resumptions (round a list a bug made cyclic) must
+  // still spend the fiber's budget, or it never ends and the finding is never reported.
+  if (aborting_) {
+    budget_point();
+    return false;
+  }
   FrameRecord* f = frame(h.address());
   ++steps_;
   if (tracing_) {
@@ -58,7 +63,10 @@ bool Engine::before_resume(std::coroutine_handle<> h, const source_location& loc
     e.line = loc.line();
   }
   decide(false);
-  if (aborting_) return false;
+  if (aborting_) {
+    budget_point();
+    return false;
+  }
   f = frame(h.address());  // the state may have changed while others ran
   if (f == nullptr) return true;
   if (f->destroyed) {
