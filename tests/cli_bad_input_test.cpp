@@ -233,6 +233,88 @@ TEST_F(CliBadInput, GateRejectsMissingOrMalformedReportsAndBaselinesAndWritesNoJ
       "--junit: directory no/dir does not exist");
 }
 
+/// A preset file of family safety whose parameter "actors" is `value` (JSON text).
+std::string preset_with_actors(const std::string& value) {
+  return R"({"name": "odd", "description": "d", "family": "safety", "kind": "mutex",
+             "parameters": {"actors": )" +
+         value + "}}";
+}
+
+/// A report with one failing cell of mutex-safety; the run named `preset_file` if not empty.
+void write_failing_report(const std::filesystem::path& path,
+                          const std::filesystem::path& preset_file = {}) {
+  report::RunDescription config;
+  if (!preset_file.empty()) config.preset_file = preset_file;
+  RunOutcome outcome;
+  CellResult cell;
+  cell.primitive = "ticket_mutex";
+  cell.scenario = "mutex-safety";
+  cell.schedule = "random";
+  cell.verdict = Verdict::fail;
+  cell.violations.push_back({"mutual_exclusion", "two holders", 7, "rl1.random.1", "", {}});
+  outcome.cells.push_back(cell);
+  report::write_report(
+      path, report::build_report(report::current_context({"syncstress"}), config, outcome));
+}
+
+/// What every reader of a user's JSON file says about a value nested this deep.
+constexpr const char* kTooDeep = "arrays and objects nest deeper than 64 levels";
+
+TEST_F(CliBadInput, DeeplyNestedJsonInAPresetReportOrBaselineIsAUsageErrorNotACrash) {
+  // Deep enough to overflow the stack of nlohmann::json's recursive copy (SIGSEGV, exit 139).
+  const std::string deep = std::string(100'000, '[') + std::string(100'000, ']');
+  TempDir elsewhere;
+  const auto preset = elsewhere.write("deep-preset.json", preset_with_actors(deep));
+  expect_usage_error({"run", "--preset", preset.string()},
+                     "deep-preset.json: " + std::string(kTooDeep));
+  expect_usage_error({"replay", "--schedule", "rl1.random.1", "--preset", preset.string(),
+                      "--primitive", "ticket_mutex"},
+                     "deep-preset.json: " + std::string(kTooDeep));
+  // A report of a run of that preset: replay loads the preset it names.
+  const auto report_of_preset = elsewhere.path() / "of-deep-preset.json";
+  write_failing_report(report_of_preset, preset);
+  expect_usage_error({"replay", report_of_preset.string(), "--violation", "1"},
+                     "deep-preset.json: " + std::string(kTooDeep));
+  const auto report = elsewhere.write(
+      "deep-report.json", R"({"schema": "syncstress.report/1", "config": {"overrides": )" + deep +
+                              R"(}, "cells": []})");
+  expect_usage_error({"replay", report.string(), "--violation", "1"},
+                     "deep-report.json: " + std::string(kTooDeep));
+  const auto baseline = elsewhere.write("b.json", R"({"schema": "syncstress.baseline/1",
+      "cells": []})");
+  expect_usage_error({"gate", "--baseline", baseline.string(), report.string()},
+                     "deep-report.json: " + std::string(kTooDeep));
+  const auto deep_baseline = elsewhere.write(
+      "deep-baseline.json", R"({"schema": "syncstress.baseline/1", "cells": )" + deep + "}");
+  const auto fine_report = elsewhere.write("r.json", R"({"schema": "syncstress.report/1",
+      "config": {}, "cells": []})");
+  expect_usage_error({"gate", "--baseline", deep_baseline.string(), fine_report.string()},
+                     "deep-baseline.json: " + std::string(kTooDeep));
+  // The directory of presets is read by `list` and by every --scenario lookup.
+  scenarios_.write("deep.json", preset_with_actors(deep));
+  expect_usage_error({"list", "scenarios"}, "deep.json: " + std::string(kTooDeep));
+}
+
+TEST_F(CliBadInput, ANumberTooLargeForADoubleInAPresetReportOrBaselineIsAUsageError) {
+  // nlohmann::json throws out_of_range.406 for it, which the tool called an internal error.
+  const std::string too_large = "is too large: numbers must fit a double";
+  TempDir elsewhere;
+  const auto preset = elsewhere.write("big-preset.json", preset_with_actors("1e400"));
+  expect_usage_error({"run", "--preset", preset.string()},
+                     "big-preset.json: the number 1e400 at line 2, column 39 " + too_large);
+  const auto report = elsewhere.write("big-report.json", R"({"schema": "syncstress.report/1",
+      "config": {}, "cells": [], "summary": {"cells": 1e400}})");
+  expect_usage_error({"replay", report.string()}, "big-report.json: the number 1e400");
+  const auto baseline = elsewhere.write("big-baseline.json", R"({"schema": "syncstress.baseline/1",
+      "cells": [{"primitive": "p", "scenario": "s", "verdict": "pass", "weight": -2e999}]})");
+  const auto fine_report = elsewhere.write("r.json", R"({"schema": "syncstress.report/1",
+      "config": {}, "cells": []})");
+  expect_usage_error({"gate", "--baseline", baseline.string(), fine_report.string()},
+                     "big-baseline.json: the number -2e999");
+  expect_usage_error({"gate", "--baseline", baseline.string(), report.string()},
+                     "big-report.json: the number 1e400");
+}
+
 TEST_F(CliBadInput, UnknownSubcommandFlagOrListSectionExits2) {
   expect_usage_error({"frobnicate"}, "");
   expect_usage_error({"run", "--scenario", "mutex-fairness", "--bogus"}, "--bogus");

@@ -10,6 +10,7 @@
 
 #include "scenarios/outcome.hpp"
 #include "util/concat.hpp"
+#include "util/json_input.hpp"
 #include "util/usage_error.hpp"
 
 namespace syncstress::report {
@@ -36,12 +37,11 @@ std::vector<Expectation> read_baseline(const std::filesystem::path& path) {
     throw UsageError(path.string() + ": no such baseline file");
   }
   std::ifstream in(path);
-  json doc;
-  try {
-    doc = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw UsageError(concat(path.string(), ": not valid JSON: ", e.what()));
-  }
+  return parse_baseline(parse_json_input(in, path.string()), path);
+}
+
+std::vector<Expectation> parse_baseline(const nlohmann::json& doc,
+                                        const std::filesystem::path& path) {
   if (!doc.is_object() || !doc.contains("schema") || doc["schema"] != kBaselineSchema) {
     bad_baseline(path, concat("it needs \"schema\": \"", kBaselineSchema, "\""));
   }

@@ -41,6 +41,10 @@ struct GateResult {
 /// Reads and checks a baseline file; throws UsageError naming the file and the problem.
 std::vector<Expectation> read_baseline(const std::filesystem::path& path);
 
+/// The checks of read_baseline on a parsed document (parse_json_input's result) of file `path`.
+std::vector<Expectation> parse_baseline(const nlohmann::json& doc,
+                                        const std::filesystem::path& path);
+
 /// Compares the cells of `reports` (already checked by read_report) with `baseline`.
 /// A difference is: a verdict other than expected (a known failure that now passes too), a
 /// cell the baseline does not know, or an expectation of a scenario that ran whose cell is

@@ -17,6 +17,7 @@
 #include "report/version.hpp"
 #include "scenarios/outcome_json.hpp"
 #include "util/concat.hpp"
+#include "util/json_input.hpp"
 #include "util/usage_error.hpp"
 
 namespace syncstress::report {
@@ -140,12 +141,12 @@ nlohmann::json read_report(const std::filesystem::path& path) {
   }
   std::ifstream in(path);
   if (!in) throw UsageError(path.string() + ": cannot open the report");
-  json report;
-  try {
-    report = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw UsageError(concat(path.string(), ": not valid JSON: ", e.what()));
-  }
+  json report = parse_json_input(in, path.string());
+  check_report(report, path);
+  return report;
+}
+
+void check_report(const nlohmann::json& report, const std::filesystem::path& path) {
   if (!report.is_object()) bad_report(path, "the document is not a JSON object");
   const auto schema = report.find("schema");
   if (schema == report.end() || !schema->is_string()) {
@@ -181,7 +182,6 @@ nlohmann::json read_report(const std::filesystem::path& path) {
       require_field(path, v, "seed", json::value_t::number_unsigned, v_where);
     }
   }
-  return report;
 }
 
 void print_table(std::ostream& out, const nlohmann::json& report) {
