@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/cli_harness.hpp"
@@ -92,6 +93,25 @@ TEST(CliRelacy, BadRelacyInputExitsTwoAndWritesNothing) {
     EXPECT_FALSE(r.err.empty()) << args[4];
   }
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "x.json"));
+}
+
+TEST(CliRelacy, ReplayOfAScheduleNoRelacyRunCouldPrintIsAUsageError) {
+  // Relacy numbers its iterations from 1: iteration 0 made syncstress-relacy divide by zero
+  // (SIGFPE, exit 3), and a number past 2^64 made it throw from stoull (exit 3).
+  TempDir dir;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"rl1.random.0", "there is no iteration 0: Relacy numbers its iterations from 1"},
+      {"rl1.random.99999999999999999999",
+       "'99999999999999999999' is not a whole number below 2^64"},
+  };
+  for (const auto& [schedule, message] : cases) {
+    const auto r =
+        testing::run_cli({"replay", "--schedule", schedule, "--scenario",
+                          "shared-mutex-memory-model", "--primitive", "shared_mutex_part8"},
+                         dir.path());
+    EXPECT_EQ(r.exit_code, 2) << schedule << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << schedule << ": " << r.err;
+  }
 }
 
 }  // namespace

@@ -99,8 +99,9 @@ const std::map<Layer, std::set<Layer>>& rules() {
     t[L::report] = t[L::supervise];  // never supervise: a report is data
     t[L::cli] = t[L::supervise];
     t[L::cli].insert({L::supervise, L::report});
-    // Relacy takes over operator new for its program: platform, primitives, scenarios, util.
-    t[L::relacy] = {L::util, L::platform, L::primitives, L::scenarios};
+    // Relacy takes over operator new for its program: platform, primitives, scenarios, util,
+    // and schedules (below platform) for the check of a Relacy state string.
+    t[L::relacy] = {L::util, L::schedules, L::platform, L::primitives, L::scenarios};
     t[L::tests] = t[L::cli];
     t[L::tests].erase(L::cli);  // nothing outside the cli reaches cli
     t[L::bench] = below_scenarios;
@@ -202,6 +203,7 @@ TEST(LayersRules, IncludesOfTheSameLayerOrOfALowerOneAreAllowed) {
       {"tests/sim_frames_test.cpp", "tests/sim_test_support.hpp"},
       {"tests/report_gate_test.cpp", "tests/cli_harness.hpp"},
       {"tests/supervise_matrix_test.cpp", "src/supervise/matrix.hpp"},
+      {"src/relacy/main.cpp", "schedules/relacy_strategies.hpp"},
   };
   for (const auto& [file, include] : fine) {
     EXPECT_EQ(check_include(file, include), "") << file << " -> " << include;

@@ -45,7 +45,8 @@ struct Search {
   unsigned context_bound = 1;
   std::uint64_t iterations = 1000;
   std::uint64_t start = 0;
-  std::string state;  ///< replay: the state to re-run
+  std::string state;                   ///< replay: the state to re-run (check_relacy_state'd)
+  std::uint64_t replay_iteration = 0;  ///< replay: the iteration `state` names (from 1)
 };
 
 /// Where Relacy writes its history: a fixed buffer that never allocates. Relacy's global
@@ -177,9 +178,11 @@ inline void search(const Search& s, json& out) {
   p.context_bound = s.context_bound;
   p.execution_depth_limit = 20000;
   if (!s.state.empty()) {
-    // Replay: start at the reported iteration and stop after it, history on.
+    // Replay: start at the reported iteration and stop after it (the random scheduler stops
+    // on reaching iteration_count), history on. Relacy divides by iteration_count to report
+    // progress: check_relacy_state refused iteration 0, which no search reports.
     p.initial_state = s.state;
-    p.iteration_count = std::stoull(s.state);
+    p.iteration_count = s.replay_iteration;
     p.collect_history = true;
   } else {
     p.iteration_count = s.start + s.iterations;
@@ -197,7 +200,7 @@ inline void search(const Search& s, json& out) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const bool cap_hit = p.test_result == rl::test_result_until_condition_hit;
   const bool failed = p.test_result != rl::test_result_success && !cap_hit;
-  const std::uint64_t first = s.state.empty() ? s.start : std::stoull(s.state);
+  const std::uint64_t first = s.state.empty() ? s.start : s.replay_iteration;
   out["executions"] = cap_hit                     ? s.iterations
                       : p.stop_iteration >= first ? p.stop_iteration - first + (failed ? 1 : 0)
                                                   : 0;

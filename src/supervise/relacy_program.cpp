@@ -35,7 +35,10 @@ json ask(const std::vector<std::string>& arguments, double timeout, std::string&
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   const auto f = run_program(argv, timeout);
   if (f.exit_code == 2) {
-    throw UsageError("syncstress-relacy: " + first_line(f.err));
+    // Its messages start with its name already.
+    const std::string message = first_line(f.err);
+    throw UsageError(message.starts_with("syncstress-relacy: ") ? message
+                                                                : "syncstress-relacy: " + message);
   }
   if (f.timed_out) {
     error = "syncstress-relacy did not answer within " + std::to_string(timeout) + " s";
