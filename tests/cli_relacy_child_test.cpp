@@ -142,6 +142,24 @@ TEST(RelacyChild, AStateNoSearchCouldHavePrintedIsBadInput) {
                    "node 2 of its search tree picks option 7 of 2");
 }
 
+TEST(RelacyChild, AWellFormedPathThatDoesNotFitTheCellIsBadInputNotACrash) {
+  // A path through the search tree made up (or recorded for another cell): Relacy took option 8
+  // of 2 from it and indexed past its runnable threads (SIGSEGV, SIGBUS).
+  const std::string made_up = "1 6 4 2 0 2 0 0 2 0 4 4 1 0 3 0 0 9 6 0";
+  for (const std::string search : {"full", "bound"}) {
+    expect_bad_input(replay("ticket_mutex", search, made_up),
+                     "--state: the schedule does not fit this cell: choice 1 picks among 1 (of "
+                     "kind 0), the schedule's node there among 4 (of kind 0)");
+    expect_bad_input(replay("ticket_mutex", search, "1 1 9 8 0"),  // SIGBUS
+                     "the schedule does not fit this cell");
+  }
+  // A real failing path of one primitive, replayed on another.
+  const json found = run_child(cell("planted_relaxed_unlock_mutex", "full", "20000"));
+  ASSERT_EQ(found["verdict"], "fail");
+  const auto state = found["violations"][0]["schedule"].get<std::string>();
+  expect_bad_input(replay("ticket_mutex", "full", state), "the schedule does not fit this cell");
+}
+
 TEST(RelacyChild, ARandomSearchThatWouldPassTheLastIterationIsBadInput) {
   // Its iteration count wrapped to 0, and Relacy divided by it (SIGFPE).
   auto args = cell("ticket_mutex", "random", "100");

@@ -97,12 +97,14 @@ TEST(CliRelacy, BadRelacyInputExitsTwoAndWritesNothing) {
 
 TEST(CliRelacy, ReplayOfAScheduleNoRelacyRunCouldPrintIsAUsageError) {
   // Relacy numbers its iterations from 1: iteration 0 made syncstress-relacy divide by zero
-  // (SIGFPE, exit 3), and a number past 2^64 made it throw from stoull (exit 3).
+  // (SIGFPE, exit 3), a number past 2^64 made it throw from stoull (exit 3), and a made-up path
+  // through the full search's tree made it index past its threads (SIGSEGV, exit 3).
   TempDir dir;
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"rl1.random.0", "there is no iteration 0: Relacy numbers its iterations from 1"},
       {"rl1.random.99999999999999999999",
        "'99999999999999999999' is not a whole number below 2^64"},
+      {"rl1.full.1_6_9_2_0_2_1_0_2_0_1_2_1_0_3_2_0_9_6_0", "the schedule does not fit this cell"},
   };
   for (const auto& [schedule, message] : cases) {
     const auto r =

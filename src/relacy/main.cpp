@@ -12,8 +12,9 @@
 //                                 violations: [{property, message, schedule, trace}]}
 //   replay (the cell's flags) --state STATE
 //                                 re-runs the iteration a failing cell reported, with its
-//                                 history, and answers in the same shape; a STATE no search
-//                                 could print (schedules/relacy_strategies.hpp) is bad input
+//                                 history, and answers in the same shape; a STATE that does not
+//                                 fit the cell (schedules/relacy_strategies.hpp, tree_guard.hpp)
+//                                 is bad input
 //
 // `schedule` is Relacy's own state string for the failing iteration ("<iteration> <scheduler
 // state>"); Relacy re-runs a failing iteration with its history before it answers and stops
