@@ -116,5 +116,17 @@ TEST(CliRelacy, ReplayOfAScheduleNoRelacyRunCouldPrintIsAUsageError) {
   }
 }
 
+TEST(CliRelacy, ASeedThatWouldRunPastRelacysLastIterationIsAUsageError) {
+  TempDir dir;
+  const auto r = testing::run_cli(
+      {"run", "--scenario", "shared-mutex-memory-model", "--primitive", "shared_mutex_part9",
+       "--seed", "18446744073709551516", "--executions", "100", "--out", "x.json"},
+      dir.path());
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("give a --seed of at most 18446744073709551515"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "x.json"));
+}
+
 }  // namespace
 }  // namespace syncstress

@@ -1,7 +1,9 @@
 #include "supervise/matrix.hpp"
 
 #include <cstdio>
+#include <limits>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "scenarios/resolved_cell.hpp"
@@ -58,6 +60,21 @@ scenarios::CellPlan plan_of(const scenarios::Preset& preset, const RunConfig& co
           config.time_budget_seconds.value_or(preset.time_budget_seconds)};
 }
 
+/// Relacy's random search runs the iterations from the seed on, numbered as 64-bit integers: a
+/// run that would pass 2^64-1 wraps around (and Relacy divides by zero when it lands on 0).
+void check_relacy_iterations(const StrategySpec& strategy, const scenarios::CellPlan& plan) {
+  const auto* search = std::get_if<RelacySearch>(&strategy);
+  constexpr std::uint64_t kLast = std::numeric_limits<std::uint64_t>::max();
+  if (search == nullptr || search->scheduler != "random" || plan.seed <= kLast - plan.executions) {
+    return;
+  }
+  throw UsageError(concat("--seed ", std::to_string(plan.seed), " with ",
+                          std::to_string(plan.executions),
+                          " executions: relacy-random runs Relacy's iterations from the seed on, "
+                          "and these would pass its last, 2^64-1; give a --seed of at most ",
+                          std::to_string(kLast - plan.executions)));
+}
+
 }  // namespace
 
 RunOutcome run_matrix(const RunConfig& config) {
@@ -73,6 +90,7 @@ RunOutcome run_matrix(const RunConfig& config) {
     if (!config.primitives.empty() && named.empty()) continue;
     const StrategySpec strategy = config.strategy ? *config.strategy : strategy_of(preset);
     const Backend& backend = backend_for(strategy);
+    check_relacy_iterations(strategy, plan_of(preset, config));
     for (const auto* primitive : primitives_for(preset, named)) {
       if (!backend.runs(*primitive, preset.family)) {
         // Named on purpose: say why it cannot run. Otherwise it is simply not in the matrix.
