@@ -1,6 +1,7 @@
 // Bad input never runs anything, always exits 2 with a message that says what to fix, and
 // never leaves a report (or any other file) behind.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <string>
 #include <vector>
@@ -142,6 +143,38 @@ TEST_F(CliBadInput, OutIntoAMissingDirectoryOrOntoADirectoryIsRejected) {
   const CliResult r = run({"run", "--scenario", "mutex-fairness", "--out", "adir"});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--out: adir is a directory"), std::string::npos) << r.err;
+}
+
+TEST_F(CliBadInput, OutOntoADeviceOrAPipeOrIntoADirectoryThatTakesNoFileIsRejected) {
+  // The report is renamed over --out: as root, --out /dev/null replaced the device with a file.
+  // A pipe stands in for the device here, which no test should risk.
+  TempDir elsewhere;
+  const auto pipe = elsewhere.path() / "pipe";
+  ASSERT_EQ(::mkfifo(pipe.c_str(), 0644), 0);
+  expect_usage_error({"run", "--scenario", "mutex-fairness", "--out", pipe.string()},
+                     "--out: " + pipe.string() + " is not a regular file");
+  EXPECT_TRUE(std::filesystem::is_fifo(pipe));
+  // /proc takes no new file, even from root: this was an internal error after the run.
+  expect_usage_error({"run", "--scenario", "mutex-fairness", "--out", "/proc/r.json"},
+                     "--out: cannot create a file in /proc");
+  const auto report = elsewhere.write("r.json", R"({"schema": "syncstress.report/1",
+      "config": {}, "cells": []})");
+  expect_usage_error({"gate", "--write-baseline", pipe.string(), report.string()},
+                     "--write-baseline: " + pipe.string() + " is not a regular file");
+  expect_usage_error({"gate", report.string(), "--junit", "/proc/j.xml"},
+                     "--junit: cannot create a file in /proc");
+}
+
+TEST_F(CliBadInput, ArgumentsThatAreNotUtf8AreReportedNotAnInternalError) {
+  // The report's command line and file names are JSON strings, which must be UTF-8:
+  // nlohmann::json refused to write the report after the run (type_error.316, exit 3).
+  const std::string name = "r\xff.json";
+  const CliResult r = run({"run", "--scenario", "mutex-fairness", "--primitive", "ticket_mutex",
+                           "--executions", "1", "--quiet", "--out", name});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string text = testing::read_file(work_.path() / name);
+  EXPECT_NE(text.find("r\xef\xbf\xbd.json"), std::string::npos) << text;  // U+FFFD
+  EXPECT_NO_THROW(report::read_report(work_.path() / name));
 }
 
 TEST_F(CliBadInput, MissingOrMalformedPresetFileIsRejected) {

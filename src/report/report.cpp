@@ -131,7 +131,9 @@ nlohmann::json build_report(const Context& context, const RunDescription& config
 }
 
 void write_report(const std::filesystem::path& path, const nlohmann::json& report) {
-  write_file_atomically(path, report.dump(2) + "\n");
+  // The command line and file names come from argv, which need not be UTF-8 (JSON must be):
+  // a byte that is not is written as U+FFFD instead of failing the run after its work.
+  write_file_atomically(path, report.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
 
 nlohmann::json read_report(const std::filesystem::path& path) {
