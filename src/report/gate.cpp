@@ -144,8 +144,18 @@ json baseline_from_reports(const std::vector<json>& reports) {
   std::map<std::pair<std::string, std::string>, std::map<std::string, std::string>> verdicts;
   for (const auto& report : reports) {
     for (const auto& cell : report.at("cells")) {
-      verdicts[{cell.at("primitive"), cell.at("scenario")}][cell.at("schedule")] =
-          cell.at("verdict");
+      const std::string primitive = cell.at("primitive");
+      const std::string scenario = cell.at("scenario");
+      const std::string schedule = cell.at("schedule");
+      const std::string verdict = cell.at("verdict");
+      const auto [it, added] = verdicts[{primitive, scenario}].emplace(schedule, verdict);
+      if (!added && it->second != verdict) {
+        // Kept, either verdict would make the baseline fail the very reports it came from.
+        throw UsageError(concat(cell_name(primitive, scenario, schedule), " is ", it->second,
+                                " in one cell of the reports and ", verdict,
+                                " in another; a baseline pins one verdict per cell: write it "
+                                "from reports that agree (one run of each cell)"));
+      }
     }
   }
   json cells = json::array();

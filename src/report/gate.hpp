@@ -53,7 +53,8 @@ GateResult compare_with_baseline(const std::vector<Expectation>& baseline,
                                  const std::vector<nlohmann::json>& reports, bool require_all);
 
 /// The baseline that makes `reports` pass: one entry per (primitive, scenario), or per
-/// schedule where a cell's schedules disagree.
+/// schedule where a cell's schedules disagree. Throws UsageError when two cells of the
+/// reports are the same cell with different verdicts: no baseline makes both pass.
 nlohmann::json baseline_from_reports(const std::vector<nlohmann::json>& reports);
 
 /// JUnit XML (one testsuite, one testcase per GateCase, <failure> on a difference).
