@@ -2,6 +2,7 @@
 
 #include <fstream>
 
+#include "util/json_input.hpp"
 #include "util/usage_error.hpp"
 
 namespace syncstress::scenarios {
@@ -27,12 +28,10 @@ std::string string_field(const nlohmann::json& doc, const char* key,
 Preset load_preset(const std::filesystem::path& file) {
   std::ifstream in(file);
   if (!in) bad(file, "cannot be read (does it exist?)");
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    bad(file, std::string("not valid JSON: ") + e.what());
-  }
+  return parse_preset(parse_json_input(in, file.string()), file);
+}
+
+Preset parse_preset(const nlohmann::json& doc, const std::filesystem::path& file) {
   if (!doc.is_object()) bad(file, "a preset must be a JSON object");
   Preset p;
   p.file = file;

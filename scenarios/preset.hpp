@@ -43,4 +43,7 @@ struct Preset {
 /// Reads and validates a preset file. Throws UsageError naming the file and the field.
 Preset load_preset(const std::filesystem::path& file);
 
+/// Validates the parsed contents of preset file `file` (parse_json_input's result).
+Preset parse_preset(const nlohmann::json& doc, const std::filesystem::path& file);
+
 }  // namespace syncstress::scenarios

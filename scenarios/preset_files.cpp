@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "util/concat.hpp"
+#include "util/json_input.hpp"
 #include "util/usage_error.hpp"
 
 namespace syncstress::scenarios {
@@ -23,12 +24,10 @@ PresetSummary read_preset_summary(const std::filesystem::path& file) {
     throw UsageError(file.string() + ": no such preset file");
   }
   std::ifstream in(file);
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw UsageError(concat(file.string(), ": not valid JSON: ", e.what()));
-  }
+  return preset_summary(parse_json_input(in, file.string()), file);
+}
+
+PresetSummary preset_summary(const nlohmann::json& doc, const std::filesystem::path& file) {
   if (!doc.is_object()) throw UsageError(file.string() + ": a preset must be a JSON object");
   PresetSummary summary{file.stem().string(), "", "", "", file};
   for (auto [key, field] :

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ std::filesystem::path scenarios_dir();
 /// Reads one preset file's summary. Throws UsageError if it is not a JSON object or a
 /// summary field is not a string.
 PresetSummary read_preset_summary(const std::filesystem::path& file);
+
+/// The summary of the parsed contents of preset file `file` (parse_json_input's result).
+PresetSummary preset_summary(const nlohmann::json& doc, const std::filesystem::path& file);
 
 /// Every *.json in `dir`, sorted by name; an absent directory has none. Throws UsageError on
 /// a malformed file or two files with the same name.

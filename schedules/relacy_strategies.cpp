@@ -2,6 +2,8 @@
 
 #include <array>
 #include <charconv>
+#include <limits>
+#include <vector>
 
 namespace syncstress {
 namespace {
@@ -77,13 +79,13 @@ std::string relacy_schedule_string(const std::string& scheduler, const std::stri
 
 bool is_relacy_schedule_string(std::string_view text) { return text.starts_with(kPrefix); }
 
-RelacySchedule parse_relacy_schedule_string(std::string_view text) {
+RelacySchedule parse_relacy_schedule_string(const std::string_view whole) {
   auto bad = [&](const std::string& why) {
-    return StrategyError("'" + std::string(text) + "' is not a Relacy schedule string (" + why +
+    return StrategyError("'" + std::string(whole) + "' is not a Relacy schedule string (" + why +
                          "); copy the \"schedule\" of a violation from the report");
   };
-  if (!is_relacy_schedule_string(text)) throw bad("it does not start with rl1.");
-  text.remove_prefix(kPrefix.size());
+  if (!is_relacy_schedule_string(whole)) throw bad("it does not start with rl1.");
+  std::string_view text = whole.substr(kPrefix.size());
   const auto dot = text.find('.');
   if (dot == std::string_view::npos) throw bad("no scheduler name");
   std::string scheduler(text.substr(0, dot));
@@ -91,17 +93,78 @@ RelacySchedule parse_relacy_schedule_string(std::string_view text) {
     throw bad("unknown scheduler '" + scheduler + "'");
   }
   std::string state;
-  for (char c : text.substr(dot + 1)) {
-    if (c == '_') {
-      state += ' ';
-    } else if ((c >= '0' && c <= '9') || c == '-') {
-      state += c;
-    } else {
-      throw bad(std::string("unexpected character '") + c + "'");
+  for (char c : text.substr(dot + 1)) state += c == '_' ? ' ' : c;
+  state += ' ';
+  try {
+    check_relacy_state(scheduler, state);
+  } catch (const StrategyError& e) {
+    throw bad(e.what());
+  }
+  return {scheduler, state};
+}
+
+std::uint64_t check_relacy_state(std::string_view scheduler, std::string_view state) {
+  if (state.size() > kMaxRelacyState) {
+    throw StrategyError("its state has " + std::to_string(state.size()) +
+                        " characters, more than the " + std::to_string(kMaxRelacyState) +
+                        " syncstress-relacy takes");
+  }
+  if (state.empty() || state.front() == ' ' || state.back() != ' ' ||
+      state.find("  ") != std::string_view::npos ||
+      state.find_first_not_of("0123456789 ") != std::string_view::npos) {
+    throw StrategyError("a state is numbers, each followed by one separator");
+  }
+  std::vector<std::uint64_t> numbers;
+  for (std::size_t start = 0; start < state.size();) {
+    const std::size_t end = state.find(' ', start);
+    const std::string_view digits = state.substr(start, end - start);
+    std::uint64_t value = 0;
+    const auto [stop, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (ec != std::errc() || stop != digits.data() + digits.size() ||
+        (digits.size() > 1 && digits.front() == '0')) {
+      throw StrategyError("'" + std::string(digits) + "' is not a whole number below 2^64");
+    }
+    numbers.push_back(value);
+    start = end + 1;
+  }
+  const std::uint64_t iteration = numbers.front();
+  if (iteration == 0) {
+    throw StrategyError("there is no iteration 0: Relacy numbers its iterations from 1");
+  }
+  if (scheduler == "random") {
+    if (numbers.size() != 1) {
+      throw StrategyError("the random scheduler's state is its iteration alone, not " +
+                          std::to_string(numbers.size()) + " numbers");
+    }
+    return iteration;
+  }
+  // The search tree of the bound and full schedulers: n, then n nodes of three numbers.
+  constexpr std::uint64_t kLargestSchedType = 4;  // rl::sched_type_user
+  if (numbers.size() < 2 || (numbers.size() - 2) % 3 != 0 ||
+      (numbers.size() - 2) / 3 != numbers[1]) {
+    throw StrategyError("the " + std::string(scheduler) +
+                        " scheduler's state is the iteration, a node count n and n nodes of "
+                        "three numbers each; this one has " +
+                        std::to_string(numbers.size()) + " numbers");
+  }
+  for (std::size_t node = 0; node < numbers[1]; ++node) {
+    const std::uint64_t count = numbers[2 + 3 * node];
+    const std::uint64_t index = numbers[3 + 3 * node];
+    const std::uint64_t kind = numbers[4 + 3 * node];
+    const std::string where = "node " + std::to_string(node + 1) + " of its search tree";
+    if (count == 0 || count > std::numeric_limits<std::uint32_t>::max()) {
+      throw StrategyError(where + " has " + std::to_string(count) +
+                          " options; Relacy's are 1 to 2^32-1");
+    }
+    if (index >= count) {
+      throw StrategyError(where + " picks option " + std::to_string(index) + " of " +
+                          std::to_string(count) + " (they are numbered from 0)");
+    }
+    if (kind > kLargestSchedType) {
+      throw StrategyError(where + " is of kind " + std::to_string(kind) + "; Relacy's are 0 to 4");
     }
   }
-  if (state.empty() || state.front() < '0' || state.front() > '9') throw bad("no iteration");
-  return {scheduler, state + ' '};
+  return iteration;
 }
 
 }  // namespace syncstress

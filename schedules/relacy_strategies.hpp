@@ -8,6 +8,7 @@
 // strategy_spec.hpp tells these names from the sim ones.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -44,9 +45,23 @@ struct RelacySchedule {
 
 /// A failing Relacy execution as a schedule string, and back. Relacy's own state string
 /// ("<iteration> <scheduler state>") is kept whole, its spaces as '_':
-/// rl1.<scheduler>.<state>. parse throws StrategyError for anything else.
+/// rl1.<scheduler>.<state>. parse throws StrategyError for anything else, including a state
+/// check_relacy_state refuses.
 std::string relacy_schedule_string(const std::string& scheduler, const std::string& state);
 bool is_relacy_schedule_string(std::string_view text);
 RelacySchedule parse_relacy_schedule_string(std::string_view text);
+
+/// Checks Relacy's state string `state` of `scheduler` ("random", "bound" or "full") whole, and
+/// returns the iteration it names. Each number is followed by one space. The random scheduler's
+/// state is the iteration alone (it seeds the iteration with its number); the bound and full
+/// ones' adds their path through the search tree: a node count n, then n nodes of three numbers,
+/// "<count> <index> <kind>" (count >= 1, index < count, kind one of Relacy's five sched_type
+/// values). Relacy numbers iterations from 1 and reads the counts as 32-bit unsigned numbers.
+/// A state longer than kMaxRelacyState characters is refused: it travels to syncstress-relacy as
+/// one argument, which Linux caps at 128 KiB. Throws StrategyError saying what is wrong.
+std::uint64_t check_relacy_state(std::string_view scheduler, std::string_view state);
+
+/// The longest Relacy state string the tool takes (see check_relacy_state).
+inline constexpr std::size_t kMaxRelacyState = 100'000;
 
 }  // namespace syncstress

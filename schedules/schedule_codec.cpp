@@ -1,5 +1,6 @@
 #include "schedules/schedule_codec.hpp"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <charconv>
@@ -322,10 +323,14 @@ Schedule decode(std::string_view text) {
   const std::vector<std::uint8_t> bytes = from_base64url(fields[4]);
   Reader reader{RangeDecoder(bytes)};
   Model model;
-  schedule.choices.resize(count);
-  for (Choice& c : schedule.choices) {
+  // Grown as the choices decode, not sized from the count: a string of forty characters may
+  // claim 2^28 choices (6 GiB) and run out of data after the first few.
+  schedule.choices.reserve(std::min<std::uint64_t>(count, bytes.size()));
+  for (std::uint64_t i = 0; i < count; ++i) {
+    Choice c;
     model.code(reader, c);
     if (reader.rc.overrun()) malformed("the choices field ends before all choices were read");
+    schedule.choices.push_back(c);
   }
   if (reader.rc.consumed() != bytes.size()) {
     malformed("the choices field is longer than its " + std::to_string(count) + " choices need");

@@ -1,6 +1,7 @@
 // Bad input never runs anything, always exits 2 with a message that says what to fix, and
 // never leaves a report (or any other file) behind.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <string>
 #include <vector>
@@ -144,6 +145,38 @@ TEST_F(CliBadInput, OutIntoAMissingDirectoryOrOntoADirectoryIsRejected) {
   EXPECT_NE(r.err.find("--out: adir is a directory"), std::string::npos) << r.err;
 }
 
+TEST_F(CliBadInput, OutOntoADeviceOrAPipeOrIntoADirectoryThatTakesNoFileIsRejected) {
+  // The report is renamed over --out: as root, --out /dev/null replaced the device with a file.
+  // A pipe stands in for the device here, which no test should risk.
+  TempDir elsewhere;
+  const auto pipe = elsewhere.path() / "pipe";
+  ASSERT_EQ(::mkfifo(pipe.c_str(), 0644), 0);
+  expect_usage_error({"run", "--scenario", "mutex-fairness", "--out", pipe.string()},
+                     "--out: " + pipe.string() + " is not a regular file");
+  EXPECT_TRUE(std::filesystem::is_fifo(pipe));
+  // /proc takes no new file, even from root: this was an internal error after the run.
+  expect_usage_error({"run", "--scenario", "mutex-fairness", "--out", "/proc/r.json"},
+                     "--out: cannot create a file in /proc");
+  const auto report = elsewhere.write("r.json", R"({"schema": "syncstress.report/1",
+      "config": {}, "cells": []})");
+  expect_usage_error({"gate", "--write-baseline", pipe.string(), report.string()},
+                     "--write-baseline: " + pipe.string() + " is not a regular file");
+  expect_usage_error({"gate", report.string(), "--junit", "/proc/j.xml"},
+                     "--junit: cannot create a file in /proc");
+}
+
+TEST_F(CliBadInput, ArgumentsThatAreNotUtf8AreReportedNotAnInternalError) {
+  // The report's command line and file names are JSON strings, which must be UTF-8:
+  // nlohmann::json refused to write the report after the run (type_error.316, exit 3).
+  const std::string name = "r\xff.json";
+  const CliResult r = run({"run", "--scenario", "mutex-fairness", "--primitive", "ticket_mutex",
+                           "--executions", "1", "--quiet", "--out", name});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  const std::string text = testing::read_file(work_.path() / name);
+  EXPECT_NE(text.find("r\xef\xbf\xbd.json"), std::string::npos) << text;  // U+FFFD
+  EXPECT_NO_THROW(report::read_report(work_.path() / name));
+}
+
 TEST_F(CliBadInput, MissingOrMalformedPresetFileIsRejected) {
   expect_usage_error({"run", "--preset", "missing.json"}, "missing.json: no such preset file");
   TempDir elsewhere;
@@ -231,6 +264,88 @@ TEST_F(CliBadInput, GateRejectsMissingOrMalformedReportsAndBaselinesAndWritesNoJ
   expect_usage_error(
       {"gate", "--baseline", baseline.string(), report.string(), "--junit", "no/dir/j.xml"},
       "--junit: directory no/dir does not exist");
+}
+
+/// A preset file of family safety whose parameter "actors" is `value` (JSON text).
+std::string preset_with_actors(const std::string& value) {
+  return R"({"name": "odd", "description": "d", "family": "safety", "kind": "mutex",
+             "parameters": {"actors": )" +
+         value + "}}";
+}
+
+/// A report with one failing cell of mutex-safety; the run named `preset_file` if not empty.
+void write_failing_report(const std::filesystem::path& path,
+                          const std::filesystem::path& preset_file = {}) {
+  report::RunDescription config;
+  if (!preset_file.empty()) config.preset_file = preset_file;
+  RunOutcome outcome;
+  CellResult cell;
+  cell.primitive = "ticket_mutex";
+  cell.scenario = "mutex-safety";
+  cell.schedule = "random";
+  cell.verdict = Verdict::fail;
+  cell.violations.push_back({"mutual_exclusion", "two holders", 7, "rl1.random.1", "", {}});
+  outcome.cells.push_back(cell);
+  report::write_report(
+      path, report::build_report(report::current_context({"syncstress"}), config, outcome));
+}
+
+/// What every reader of a user's JSON file says about a value nested this deep.
+constexpr const char* kTooDeep = "arrays and objects nest deeper than 64 levels";
+
+TEST_F(CliBadInput, DeeplyNestedJsonInAPresetReportOrBaselineIsAUsageErrorNotACrash) {
+  // Deep enough to overflow the stack of nlohmann::json's recursive copy (SIGSEGV, exit 139).
+  const std::string deep = std::string(100'000, '[') + std::string(100'000, ']');
+  TempDir elsewhere;
+  const auto preset = elsewhere.write("deep-preset.json", preset_with_actors(deep));
+  expect_usage_error({"run", "--preset", preset.string()},
+                     "deep-preset.json: " + std::string(kTooDeep));
+  expect_usage_error({"replay", "--schedule", "rl1.random.1", "--preset", preset.string(),
+                      "--primitive", "ticket_mutex"},
+                     "deep-preset.json: " + std::string(kTooDeep));
+  // A report of a run of that preset: replay loads the preset it names.
+  const auto report_of_preset = elsewhere.path() / "of-deep-preset.json";
+  write_failing_report(report_of_preset, preset);
+  expect_usage_error({"replay", report_of_preset.string(), "--violation", "1"},
+                     "deep-preset.json: " + std::string(kTooDeep));
+  const auto report = elsewhere.write(
+      "deep-report.json", R"({"schema": "syncstress.report/1", "config": {"overrides": )" + deep +
+                              R"(}, "cells": []})");
+  expect_usage_error({"replay", report.string(), "--violation", "1"},
+                     "deep-report.json: " + std::string(kTooDeep));
+  const auto baseline = elsewhere.write("b.json", R"({"schema": "syncstress.baseline/1",
+      "cells": []})");
+  expect_usage_error({"gate", "--baseline", baseline.string(), report.string()},
+                     "deep-report.json: " + std::string(kTooDeep));
+  const auto deep_baseline = elsewhere.write(
+      "deep-baseline.json", R"({"schema": "syncstress.baseline/1", "cells": )" + deep + "}");
+  const auto fine_report = elsewhere.write("r.json", R"({"schema": "syncstress.report/1",
+      "config": {}, "cells": []})");
+  expect_usage_error({"gate", "--baseline", deep_baseline.string(), fine_report.string()},
+                     "deep-baseline.json: " + std::string(kTooDeep));
+  // The directory of presets is read by `list` and by every --scenario lookup.
+  scenarios_.write("deep.json", preset_with_actors(deep));
+  expect_usage_error({"list", "scenarios"}, "deep.json: " + std::string(kTooDeep));
+}
+
+TEST_F(CliBadInput, ANumberTooLargeForADoubleInAPresetReportOrBaselineIsAUsageError) {
+  // nlohmann::json throws out_of_range.406 for it, which the tool called an internal error.
+  const std::string too_large = "is too large: numbers must fit a double";
+  TempDir elsewhere;
+  const auto preset = elsewhere.write("big-preset.json", preset_with_actors("1e400"));
+  expect_usage_error({"run", "--preset", preset.string()},
+                     "big-preset.json: the number 1e400 at line 2, column 39 " + too_large);
+  const auto report = elsewhere.write("big-report.json", R"({"schema": "syncstress.report/1",
+      "config": {}, "cells": [], "summary": {"cells": 1e400}})");
+  expect_usage_error({"replay", report.string()}, "big-report.json: the number 1e400");
+  const auto baseline = elsewhere.write("big-baseline.json", R"({"schema": "syncstress.baseline/1",
+      "cells": [{"primitive": "p", "scenario": "s", "verdict": "pass", "weight": -2e999}]})");
+  const auto fine_report = elsewhere.write("r.json", R"({"schema": "syncstress.report/1",
+      "config": {}, "cells": []})");
+  expect_usage_error({"gate", "--baseline", baseline.string(), fine_report.string()},
+                     "big-baseline.json: the number -2e999");
+  expect_usage_error({"gate", "--baseline", baseline.string(), report.string()},
+                     "big-report.json: the number 1e400");
 }
 
 TEST_F(CliBadInput, UnknownSubcommandFlagOrListSectionExits2) {

@@ -245,5 +245,61 @@ TEST(RelacyChild, BadInputExitsTwoWithNothingOnStdout) {
   }
 }
 
+/// syncstress-relacy replay of `state` for `primitive` (a mutex) under `search`.
+std::vector<std::string> replay(const std::string& primitive, const std::string& search,
+                                const std::string& state) {
+  return {"replay",  "--family", "safety", "--kind",  "mutex", "--primitive",
+          primitive, "--search", search,   "--state", state};
+}
+
+/// Runs syncstress-relacy; expects exit 2, nothing on stdout and `message` on stderr.
+void expect_bad_input(const std::vector<std::string>& args, const std::string& message) {
+  TempDir dir;
+  const auto r = testing::run_binary(testing::relacy_binary_path(), args, dir.path());
+  EXPECT_EQ(r.exit_code, 2) << ::testing::PrintToString(args) << r.out << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+  EXPECT_NE(r.err.find(message), std::string::npos) << ::testing::PrintToString(args) << r.err;
+}
+
+TEST(RelacyChild, AStateNoSearchCouldHavePrintedIsBadInput) {
+  // Each of these killed syncstress-relacy or stalled it before the check.
+  expect_bad_input(replay("ticket_mutex", "random", "0"), "there is no iteration 0");  // SIGFPE
+  expect_bad_input(replay("ticket_mutex", "random", "99999999999999999999"),
+                   "not a whole number below 2^64");  // stoull threw: exit 3
+  expect_bad_input(replay("ticket_mutex", "random", "5 6 7"), "its iteration alone");
+  expect_bad_input(replay("ticket_mutex", "full", "1 99999999999999"),
+                   "n nodes of three numbers");  // filled memory with 10^14 nodes
+  expect_bad_input(replay("ticket_mutex", "full", "1 2 1 0 0 2 7 3"),
+                   "node 2 of its search tree picks option 7 of 2");
+}
+
+TEST(RelacyChild, AWellFormedPathThatDoesNotFitTheCellIsBadInputNotACrash) {
+  // A path through the search tree made up (or recorded for another cell): Relacy took option 8
+  // of 2 from it and indexed past its runnable threads (SIGSEGV, SIGBUS).
+  const std::string made_up = "1 6 4 2 0 2 0 0 2 0 4 4 1 0 3 0 0 9 6 0";
+  for (const std::string search : {"full", "bound"}) {
+    expect_bad_input(replay("ticket_mutex", search, made_up),
+                     "--state: the schedule does not fit this cell: choice 1 picks among 1 (of "
+                     "kind 0), the schedule's node there among 4 (of kind 0)");
+    expect_bad_input(replay("ticket_mutex", search, "1 1 9 8 0"),  // SIGBUS
+                     "the schedule does not fit this cell");
+  }
+  // A real failing path of one primitive, replayed on another.
+  const json found = run_child(cell("planted_relaxed_unlock_mutex", "full", "20000"));
+  ASSERT_EQ(found["verdict"], "fail");
+  const auto state = found["violations"][0]["schedule"].get<std::string>();
+  expect_bad_input(replay("ticket_mutex", "full", state), "the schedule does not fit this cell");
+}
+
+TEST(RelacyChild, ARandomSearchThatWouldPassTheLastIterationIsBadInput) {
+  // Its iteration count wrapped to 0, and Relacy divided by it (SIGFPE).
+  auto args = cell("ticket_mutex", "random", "100");
+  args.insert(args.end(), {"--start", "18446744073709551516"});
+  expect_bad_input(args, "the search would pass Relacy's last iteration");
+  args = cell("ticket_mutex", "random", "100");
+  args.insert(args.end(), {"--start", "18446744073709551515"});
+  EXPECT_EQ(run_child(args)["verdict"], "pass");
+}
+
 }  // namespace
 }  // namespace syncstress

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/cli_harness.hpp"
@@ -206,6 +207,39 @@ TEST(CliRelacy, BadRelacyInputExitsTwoAndWritesNothing) {
     EXPECT_EQ(r.exit_code, 2) << args[4] << ": " << r.out << r.err;
     EXPECT_FALSE(r.err.empty()) << args[4];
   }
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "x.json"));
+}
+
+TEST(CliRelacy, ReplayOfAScheduleNoRelacyRunCouldPrintIsAUsageError) {
+  // Relacy numbers its iterations from 1: iteration 0 made syncstress-relacy divide by zero
+  // (SIGFPE, exit 3), a number past 2^64 made it throw from stoull (exit 3), and a made-up path
+  // through the full search's tree made it index past its threads (SIGSEGV, exit 3).
+  TempDir dir;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"rl1.random.0", "there is no iteration 0: Relacy numbers its iterations from 1"},
+      {"rl1.random.99999999999999999999",
+       "'99999999999999999999' is not a whole number below 2^64"},
+      {"rl1.full.1_6_9_2_0_2_1_0_2_0_1_2_1_0_3_2_0_9_6_0", "the schedule does not fit this cell"},
+  };
+  for (const auto& [schedule, message] : cases) {
+    const auto r =
+        testing::run_cli({"replay", "--schedule", schedule, "--scenario",
+                          "shared-mutex-memory-model", "--primitive", "shared_mutex_part8"},
+                         dir.path());
+    EXPECT_EQ(r.exit_code, 2) << schedule << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << schedule << ": " << r.err;
+  }
+}
+
+TEST(CliRelacy, ASeedThatWouldRunPastRelacysLastIterationIsAUsageError) {
+  TempDir dir;
+  const auto r = testing::run_cli(
+      {"run", "--scenario", "shared-mutex-memory-model", "--primitive", "shared_mutex_part9",
+       "--seed", "18446744073709551516", "--executions", "100", "--out", "x.json"},
+      dir.path());
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("give a --seed of at most 18446744073709551515"), std::string::npos)
+      << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "x.json"));
 }
 

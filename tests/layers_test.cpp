@@ -1,8 +1,9 @@
 // The layers form a DAG, and this test keeps them one: it reads every quoted #include of src/,
-// scenarios/, schedules/, primitives/, tests/ and bench/ and checks it against the rule table
-// below. Lowest layer first (README.md, "Layout"):
+// scenarios/, schedules/, primitives/, tests/, fuzz/ and bench/ and checks it against the rule
+// table below. Lowest layer first (README.md, "Layout"):
 //   L0 util; L1 schedules < sim < platform; L2 primitives; L3 scenarios; L4 supervise, report;
-//   L5 cli. Besides them: the syncstress-relacy program (src/relacy), tests, benchmarks.
+//   L5 cli. Besides them: the syncstress-relacy program (src/relacy), tests, the fuzz targets,
+//   benchmarks.
 // The table's unit tests give every rule an include that breaks it, so no rule is vacuous.
 #include <gtest/gtest.h>
 
@@ -36,6 +37,7 @@ enum class Layer {
   cli,
   relacy,
   tests,
+  fuzz,
   bench,
 };
 
@@ -52,6 +54,7 @@ std::string name(Layer layer) {
       {Layer::cli, "cli"},
       {Layer::relacy, "src/relacy"},
       {Layer::tests, "tests"},
+      {Layer::fuzz, "fuzz"},
       {Layer::bench, "bench"},
   };
   return names.at(layer);
@@ -78,6 +81,7 @@ constexpr Place kPlaces[] = {
     {"src/cli/", Layer::cli},
     {"src/relacy/", Layer::relacy},
     {"tests/", Layer::tests},
+    {"fuzz/", Layer::fuzz},
     {"bench/", Layer::bench},
 };
 
@@ -99,10 +103,13 @@ const std::map<Layer, std::set<Layer>>& rules() {
     t[L::report] = t[L::supervise];  // never supervise: a report is data
     t[L::cli] = t[L::supervise];
     t[L::cli].insert({L::supervise, L::report});
-    // Relacy takes over operator new for its program: platform, primitives, scenarios, util.
-    t[L::relacy] = {L::util, L::platform, L::primitives, L::scenarios};
+    // Relacy takes over operator new for its program: platform, primitives, scenarios, util,
+    // and schedules (below platform) for the check of a Relacy state string.
+    t[L::relacy] = {L::util, L::schedules, L::platform, L::primitives, L::scenarios};
     t[L::tests] = t[L::cli];
     t[L::tests].erase(L::cli);  // nothing outside the cli reaches cli
+    t[L::fuzz] = t[L::tests];
+    t[L::fuzz].erase(L::tests);
     t[L::bench] = below_scenarios;
     t[L::bench].insert(L::scenarios);
     for (auto& [layer, allowed] : t) allowed.insert(layer);
@@ -173,6 +180,8 @@ TEST(LayersRules, EachRuleRefusesAnIncludeThatBreaksIt) {
       // nothing outside the cli reaches cli
       {"tests/cli_list_test.cpp", "src/cli/commands.hpp"},
       {"bench/sim_step_bench.cpp", "src/cli/commands.hpp"},
+      {"fuzz/report_fuzz_reader.cpp", "src/cli/commands.hpp"},
+      {"fuzz/report_fuzz_reader.cpp", "tests/cli_harness.hpp"},
       {"bench/sim_step_bench.cpp", "src/report/report.hpp"},
       // files in no layer
       {"src/cli/app.cpp", "elsewhere/thing.hpp"},
@@ -202,6 +211,8 @@ TEST(LayersRules, IncludesOfTheSameLayerOrOfALowerOneAreAllowed) {
       {"tests/sim_frames_test.cpp", "tests/sim_test_support.hpp"},
       {"tests/report_gate_test.cpp", "tests/cli_harness.hpp"},
       {"tests/supervise_matrix_test.cpp", "src/supervise/matrix.hpp"},
+      {"fuzz/scenarios_fuzz_preset.cpp", "scenarios/preset.hpp"},
+      {"src/relacy/main.cpp", "schedules/relacy_strategies.hpp"},
   };
   for (const auto& [file, include] : fine) {
     EXPECT_EQ(check_include(file, include), "") << file << " -> " << include;
@@ -217,7 +228,8 @@ struct Include {
 std::vector<Include> includes_of_the_tree(const std::filesystem::path& root) {
   static const std::regex kInclude(R"re(^\s*#\s*include\s*"([^"]+)")re");
   std::vector<Include> out;
-  for (const char* dir : {"src", "scenarios", "schedules", "primitives", "tests", "bench"}) {
+  for (const char* dir :
+       {"src", "scenarios", "schedules", "primitives", "tests", "fuzz", "bench"}) {
     if (!std::filesystem::is_directory(root / dir)) continue;
     for (const auto& entry : std::filesystem::recursive_directory_iterator(root / dir)) {
       const auto ext = entry.path().extension();

@@ -8,6 +8,7 @@
 #include "report/gate.hpp"
 #include "report/report.hpp"
 #include "tests/cli_harness.hpp"
+#include "util/usage_error.hpp"
 
 namespace syncstress {
 namespace {
@@ -161,6 +162,23 @@ TEST(Gate, BaselineWrittenFromReportsPassesThemAndPinsProperties) {
   EXPECT_EQ(baseline[2].broken, std::vector<std::string>{"x"});
   const auto result = report::compare_with_baseline(baseline, reports, true);
   EXPECT_EQ(result.differences, 0u);
+}
+
+TEST(Gate, NoBaselineIsWrittenFromReportsThatGiveOneCellTwoVerdicts) {
+  // The later verdict won, and the baseline failed the very reports it was written from.
+  const std::vector<json> reports = {report_of({cell("a", "s1", "pct", "pass")}),
+                                     report_of({cell("a", "s1", "pct", "fail")})};
+  try {
+    report::baseline_from_reports(reports);
+    ADD_FAILURE() << "a baseline was written";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("a x s1 [pct] is pass in one cell of the reports and "
+                                         "fail in another"),
+              std::string::npos)
+        << e.what();
+  }
+  // The same verdict twice is one expectation.
+  EXPECT_EQ(report::baseline_from_reports({reports[0], reports[0]})["cells"].size(), 1u);
 }
 
 TEST(Gate, JunitIsWellFormedXmlWithOneFailurePerDifference) {

@@ -1,5 +1,6 @@
 // The report: atomic writes, the documented fields, read-back validation, the table.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <sstream>
 
@@ -64,6 +65,16 @@ TEST(AtomicFile, FailedRenameLeavesTheTargetAndNoTemporaryFile) {
   std::filesystem::create_directories(target / "inside");
   EXPECT_THROW(report::write_file_atomically(target, "data"), std::system_error);
   EXPECT_TRUE(std::filesystem::is_directory(target / "inside"));
+  EXPECT_EQ(dir.files(), std::vector<std::string>{});
+}
+
+TEST(AtomicFile, APipeOrADeviceIsNeverReplaced) {
+  // The rename replaced whatever was at the path: as root, /dev/null too. A pipe stands in.
+  TempDir dir;
+  const auto pipe = dir.path() / "pipe";
+  ASSERT_EQ(::mkfifo(pipe.c_str(), 0644), 0);
+  EXPECT_THROW(report::write_file_atomically(pipe, "data"), UsageError);
+  EXPECT_TRUE(std::filesystem::is_fifo(pipe));
   EXPECT_EQ(dir.files(), std::vector<std::string>{});
 }
 

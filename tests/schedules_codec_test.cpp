@@ -1,9 +1,11 @@
 // The schedule codec: every schedule survives encode/decode, strings stay shell- and
 // URL-safe and short, and malformed strings are rejected with a message.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <cmath>
 #include <cstdint>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -196,6 +198,32 @@ TEST(ScheduleCodec, RejectsBadFieldsBehindAValidCheck) {
                   "ends before");
   expect_rejected(with_check("ss1.random.1.50.A~"), "base64url");
   expect_rejected(with_check("ss1.random.1.50.A"), "impossible length");
+}
+
+TEST(ScheduleCodec, AShortStringClaimingTheMostChoicesIsRejectedWithoutAllocatingThemAll) {
+  // 2^28 choices of 24 bytes: decode sized its vector from the count before reading any, 6 GiB
+  // for a string of forty characters (bad_alloc, an internal error, or the OOM killer).
+  const std::string text = with_check("ss1.random.1.268435456.AAAAAAAA");
+  rlimit old{};
+  ASSERT_EQ(::getrlimit(RLIMIT_AS, &old), 0);
+#ifndef SYNCSTRESS_ASAN  // ASan reserves terabytes of address space up front
+  constexpr rlim_t kLimit = rlim_t{4} << 30;
+  if (old.rlim_cur == RLIM_INFINITY || old.rlim_cur > kLimit) {
+    rlimit capped = old;
+    capped.rlim_cur = kLimit;
+    ASSERT_EQ(::setrlimit(RLIMIT_AS, &capped), 0);
+  }
+#endif
+  std::string outcome = "accepted";
+  try {
+    decode(text);
+  } catch (const ScheduleFormatError& e) {
+    outcome = e.what();
+  } catch (const std::bad_alloc&) {
+    outcome = "bad_alloc";
+  }
+  ASSERT_EQ(::setrlimit(RLIMIT_AS, &old), 0);
+  EXPECT_NE(outcome.find("ends before all choices were read"), std::string::npos) << outcome;
 }
 
 }  // namespace

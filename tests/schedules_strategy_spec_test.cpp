@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <variant>
+#include <vector>
 
 #include "schedules/schedule_codec.hpp"
 #include "schedules/strategy_spec.hpp"
@@ -60,6 +62,51 @@ TEST(SchedulesStrategySpec, ScheduleStringsSayWhereTheyReplay) {
   EXPECT_EQ(std::get<RelacySchedule>(relacy).state, "1001 ");
   EXPECT_THROW(parse_schedule_string("rl1.nope.1"), ScheduleFormatError);
   EXPECT_THROW(parse_schedule_string("S1"), ScheduleFormatError);
+}
+
+/// The message parse_schedule_string gives for `text`, or "" when it accepts it.
+std::string refusal(const std::string& text) {
+  try {
+    parse_schedule_string(text);
+    return "";
+  } catch (const ScheduleFormatError& e) {
+    return e.what();
+  }
+}
+
+TEST(SchedulesStrategySpec, RelacyStatesAreCheckedWholeWhereTheyAreDecoded) {
+  // Iteration 0 made syncstress-relacy divide by zero (SIGFPE), a number past 2^64 made its
+  // stoull throw (exit 3), and a search tree claiming 10^14 nodes made it fill memory.
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {"rl1.random.0",
+       "'rl1.random.0' is not a Relacy schedule string (there is no iteration 0: Relacy numbers "
+       "its iterations from 1)"},
+      {"rl1.random.99999999999999999999",
+       "'99999999999999999999' is not a whole number below 2^64"},
+      {"rl1.random.007", "'007' is not a whole number"},
+      {"rl1.random.5_6", "the random scheduler's state is its iteration alone"},
+      {"rl1.random.5__6", "each followed by one separator"},
+      {"rl1.random.5_", "each followed by one separator"},
+      {"rl1.random.-5", "each followed by one separator"},
+      {"rl1.full.1_99999999999999", "a node count n and n nodes of three numbers"},
+      {"rl1.full.1_1_2_0", "a node count n and n nodes of three numbers"},
+      {"rl1.full.1_1_2_2_0", "node 1 of its search tree picks option 2 of 2"},
+      {"rl1.bound.1_1_0_0_0", "node 1 of its search tree has 0 options"},
+      {"rl1.bound.1_1_4294967296_0_0", "has 4294967296 options"},
+      {"rl1.full.1_1_2_1_5", "node 1 of its search tree is of kind 5"},
+      {"rl1.full." + std::string(kMaxRelacyState, '1'), "more than the 100000"},
+  };
+  for (const auto& [text, message] : refused) {
+    EXPECT_NE(refusal(text).find(message), std::string::npos)
+        << text.substr(0, 60) << " -> " << refusal(text);
+  }
+  // What Relacy's searches print: the iteration (from 1), and for the tree searches the path.
+  EXPECT_EQ(refusal("rl1.random.18446744073709551615"), "");
+  EXPECT_EQ(refusal("rl1.full.1_0"), "");
+  EXPECT_EQ(refusal("rl1.full.1_23_1_0_0_2_0_3_2_0_3_2_0_3_2_0_3_3_0_0_3_0_0_2_0_3_2_0_3_2_0_3_3_0_"
+                    "0_3_0_0_3_0_0_3_0_0_3_0_0_3_0_0_3_0_0_2_0_3_2_0_0_2_0_0_2_0_1_2_0_0_2_0_3"),
+            "");
+  EXPECT_EQ(check_relacy_state("bound", "7 1 3 2 4 "), 7u);
 }
 
 }  // namespace

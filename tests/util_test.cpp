@@ -1,10 +1,12 @@
-// The generic helpers of src/util: name checks with a suggestion, shell quoting, lines.
+// The generic helpers of src/util: name checks with a suggestion, shell quoting, lines, the
+// JSON reader of user files.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "util/json_input.hpp"
 #include "util/known_names.hpp"
 #include "util/lines.hpp"
 #include "util/shell_quote.hpp"
@@ -41,6 +43,48 @@ TEST(UtilKnownNames, NoCandidatesSaysNoneIsAvailable) {
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("no scenario is available yet"), std::string::npos);
   }
+}
+
+/// The UsageError message parse_json_input gives for `text`, or "" when it accepts it.
+std::string json_input_error(const std::string& text) {
+  try {
+    parse_json_input(text, "in.json");
+    return "";
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+}
+
+TEST(UtilJsonInput, ParsesWhatNestsUpToTheLimit) {
+  const std::size_t depth = kMaxJsonDepth;
+  const auto doc = parse_json_input(std::string(depth, '[') + std::string(depth, ']'), "in.json");
+  EXPECT_TRUE(doc.is_array());
+  EXPECT_EQ(parse_json_input(R"({"a": [1, 2.5, "x", null]})", "in.json")["a"][1], 2.5);
+}
+
+TEST(UtilJsonInput, RefusesNestingBeyondTheLimitWithoutBuildingIt) {
+  const std::size_t depth = kMaxJsonDepth + 1;
+  EXPECT_NE(json_input_error(std::string(depth, '[') + std::string(depth, ']'))
+                .find("in.json: arrays and objects nest deeper than 64 levels"),
+            std::string::npos);
+  // Deep enough to overflow the stack of any recursive walk, and left unclosed.
+  std::string objects;
+  for (int i = 0; i < 200'000; ++i) objects += R"({"a":)";
+  EXPECT_NE(json_input_error(objects).find("nest deeper than 64 levels"), std::string::npos);
+}
+
+TEST(UtilJsonInput, ANumberBeyondADoubleIsAnInputErrorWithItsPlace) {
+  EXPECT_EQ(json_input_error("{\n  \"x\": [1, -1e400]}"),
+            "in.json: the number -1e400 at line 2, column 12 is too large: numbers must fit a "
+            "double (at most about 1.8e308)");
+  EXPECT_NE(json_input_error("[" + std::string(400, '9') + "]").find("is too large"),
+            std::string::npos);
+}
+
+TEST(UtilJsonInput, SyntaxErrorsSayNotValidJsonAndWhere) {
+  EXPECT_NE(json_input_error("{\"x\": ").find("in.json: not valid JSON: "), std::string::npos);
+  EXPECT_NE(json_input_error("").find("in.json: not valid JSON: "), std::string::npos);
+  EXPECT_NE(json_input_error("[1] 2").find("line 1, column"), std::string::npos);
 }
 
 TEST(UtilShellQuote, LeavesPlainWordsAndQuotesTheRest) {

@@ -44,13 +44,13 @@ class GateCommand final : public Command {
     reports.reserve(reports_.size());
     for (const auto& path : reports_) reports.push_back(report::read_report(path));
     if (!write_baseline_.empty()) {
-      check_parent("--write-baseline", write_baseline_);
+      report::check_writable("--write-baseline", write_baseline_);
       report::write_file_atomically(write_baseline_,
                                     report::baseline_from_reports(reports).dump(2) + "\n");
       if (!quiet_) invocation.out << "baseline written: " << write_baseline_ << '\n';
       return kExitOk;
     }
-    if (!junit_.empty()) check_parent("--junit", junit_);
+    if (!junit_.empty()) report::check_writable("--junit", junit_);
     const auto baseline = report::read_baseline(baseline_);
     const auto result = report::compare_with_baseline(baseline, reports, require_all_);
     if (!junit_.empty()) report::write_file_atomically(junit_, report::junit_xml(result));
@@ -72,17 +72,6 @@ class GateCommand final : public Command {
   }
 
  private:
-  static void check_parent(const char* flag, const std::filesystem::path& file) {
-    std::error_code ec;
-    if (file.has_parent_path() && !std::filesystem::is_directory(file.parent_path(), ec)) {
-      throw UsageError(
-          concat(flag, ": directory ", file.parent_path().string(), " does not exist"));
-    }
-    if (std::filesystem::is_directory(file, ec)) {
-      throw UsageError(concat(flag, ": ", file.string(), " is a directory"));
-    }
-  }
-
   CLI::App* sub_ = nullptr;
   std::vector<std::string> reports_;
   std::string baseline_ = "results/baseline.json";

@@ -9,6 +9,7 @@
 #include "cli/numbers.hpp"
 #include "cli/resolve.hpp"
 #include "cli/schedule_names.hpp"
+#include "report/atomic_file.hpp"
 #include "report/report.hpp"
 #include "scenarios/preset_files.hpp"
 #include "supervise/matrix.hpp"
@@ -36,18 +37,6 @@ std::filesystem::path default_report_path(const std::string& label) {
     path = dir / concat(stem, "-", std::to_string(n), ".json");
   }
   return path;
-}
-
-/// Refuses an --out that cannot be written, before any work is done.
-void check_out_path(const std::filesystem::path& out) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(out, ec)) {
-    throw UsageError(concat("--out: ", out.string(), " is a directory; give a file name"));
-  }
-  const auto parent = out.parent_path();
-  if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
-    throw UsageError(concat("--out: directory ", parent.string(), " does not exist"));
-  }
 }
 
 class RunCommand final : public Command {
@@ -170,7 +159,7 @@ class RunCommand final : public Command {
     }
     if (!out_.empty()) {
       description.out = out_;
-      check_out_path(description.out);
+      report::check_writable("--out", description.out);
     } else {
       description.out = default_report_path(all_ ? "all" : description.scenarios.front());
     }

@@ -13,7 +13,9 @@
 //   cell ... --check              checks the arguments as `cell` does, answers {}, runs nothing
 //   replay (the cell's flags) --state STATE
 //                                 re-runs the iteration a failing cell reported, with its
-//                                 history, and answers in the same shape
+//                                 history, and answers in the same shape; a STATE that does not
+//                                 fit the cell (schedules/relacy_strategies.hpp, tree_guard.hpp)
+//                                 is bad input
 //
 // `schedule` is Relacy's own state string for the failing iteration ("<iteration> <scheduler
 // state>"); Relacy re-runs a failing iteration with its history before it answers and stops
@@ -39,6 +41,7 @@
 #include <vector>
 
 #include "relacy/registry.hpp"
+#include "schedules/relacy_strategies.hpp"
 #include "util/concat.hpp"
 
 namespace syncstress::relacy_main {
@@ -217,10 +220,13 @@ int run(int argc, char** argv) {
       }
     }
     if (replay->parsed()) {
-      if (state.empty() || state.find_first_not_of("0123456789 ") != std::string::npos) {
-        throw UsageError("--state " + state + ": not a Relacy state (digits and spaces)");
+      // One separator after each number, however many the caller left at the end.
+      s.state = state.substr(0, state.find_last_not_of(' ') + 1) + " ";
+      try {
+        s.replay_iteration = check_relacy_state(scheduler, s.state);
+      } catch (const StrategyError& e) {
+        throw UsageError(concat("--state '", state, "': ", e.what()));
       }
-      s.state = state + " ";
     } else if (start != 0 && s.type != rl::sched_random) {
       throw UsageError("--start: only the random search starts at an iteration");
     } else if (start > std::numeric_limits<std::uint64_t>::max() - (iterations - 1)) {

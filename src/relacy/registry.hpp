@@ -31,6 +31,8 @@
 #include "util/usage_error.hpp"
 // Last: it includes platform/relacy.hpp (see there).
 #include "scenarios/on_relacy.hpp"
+// After it: it names Relacy's types.
+#include "relacy/tree_guard.hpp"
 
 namespace syncstress::relacy_main {
 
@@ -45,7 +47,8 @@ struct Search {
   unsigned context_bound = 1;
   std::uint64_t iterations = 1000;
   std::uint64_t start = 0;
-  std::string state;  ///< replay: the state to re-run
+  std::string state;                   ///< replay: the state to re-run (check_relacy_state'd)
+  std::uint64_t replay_iteration = 0;  ///< replay: the iteration `state` names (from 1)
   /// No iteration begins after it (--time-budget, counted from the program's start).
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
 };
@@ -179,9 +182,11 @@ inline void search(const Search& s, json& out) {
   p.context_bound = s.context_bound;
   p.execution_depth_limit = 20000;
   if (!s.state.empty()) {
-    // Replay: start at the reported iteration and stop after it, history on.
+    // Replay: start at the reported iteration and stop after it (the random scheduler stops
+    // on reaching iteration_count), history on. Relacy divides by iteration_count to report
+    // progress: check_relacy_state refused iteration 0, which no search reports.
     p.initial_state = s.state;
-    p.iteration_count = std::stoull(s.state);
+    p.iteration_count = s.replay_iteration;
     p.collect_history = true;
   } else {
     // Relacy numbers iterations from 1 and runs the random search's up to iteration_count
@@ -199,8 +204,23 @@ inline void search(const Search& s, json& out) {
   Relacy::start_search(limits);
   auto& finding = scenarios::RelacyFindingRecord::current();
   finding = {};
+  tree_divergence() = {};
   const auto started = std::chrono::steady_clock::now();
   rl::simulate<T>(p);
+  if (tree_divergence().diverged) {
+    if (!s.state.empty()) {
+      throw UsageError(
+          "--state: the schedule does not fit this cell: " + tree_divergence().describe() +
+          " (same scenario, primitive and --set values as the recorded run?)");
+    }
+    // A search that leaves the path it built itself: the test is not deterministic.
+    out["verdict"] = "error";
+    out["error"] = "Relacy's search diverged from its own tree (" + tree_divergence().describe() +
+                   "): the test is not deterministic, a bug in syncstress";
+    out["executions"] = 0;
+    out["violations"] = json::array();
+    return;
+  }
   out["elapsed_seconds"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const auto stop = Relacy::search_stop();
@@ -327,6 +347,19 @@ constexpr std::size_t kPoolThreads = 12;
 void search_actors(const Search& s, json& out);
 void search_pooled(const Search& s, json& out);
 
+/// The threads of the two tests, static and dynamic: what Relacy's schedulers are built for.
+constexpr rl::thread_id_t kActorTestThreads = FamilyTest<kActorThreads>::params::thread_count;
+constexpr rl::thread_id_t kPooledTestThreads =
+    FamilyTest<kActorThreads + kPoolThreads>::params::thread_count;
+
+/// Relacy's two tree searches, for a test of N threads.
+template <rl::thread_id_t N>
+using FullSearchTree = rl::tree_search_scheduler<rl::full_search_scheduler<N>,
+                                                 rl::tree_search_scheduler_thread_info<N>, N>;
+template <rl::thread_id_t N>
+using BoundSearchTree = rl::tree_search_scheduler<rl::context_bound_scheduler<N>,
+                                                  rl::context_bound_scheduler_thread_info<N>, N>;
+
 /// One primitive as syncstress-relacy runs it.
 struct Entry {
   Kind kind;
@@ -366,3 +399,34 @@ void add_primitives(std::map<std::string, Entry>& out);
 void add_planted(std::map<std::string, Entry>& out);
 
 }  // namespace syncstress::relacy_main
+
+// The members of Relacy's tree searches that tree_guard.hpp replaces, for the schedulers of the
+// two tests (search.cpp defines them; they must be declared before rl::simulate is instantiated).
+template <>
+unsigned
+syncstress::relacy_main::FullSearchTree<syncstress::relacy_main::kActorTestThreads>::rand_impl(
+    unsigned limit, rl::sched_type kind);
+template <>
+unsigned
+syncstress::relacy_main::FullSearchTree<syncstress::relacy_main::kPooledTestThreads>::rand_impl(
+    unsigned limit, rl::sched_type kind);
+template <>
+unsigned
+syncstress::relacy_main::BoundSearchTree<syncstress::relacy_main::kActorTestThreads>::rand_impl(
+    unsigned limit, rl::sched_type kind);
+template <>
+unsigned
+syncstress::relacy_main::BoundSearchTree<syncstress::relacy_main::kPooledTestThreads>::rand_impl(
+    unsigned limit, rl::sched_type kind);
+template <>
+bool syncstress::relacy_main::FullSearchTree<
+    syncstress::relacy_main::kActorTestThreads>::iteration_end_impl();
+template <>
+bool syncstress::relacy_main::FullSearchTree<
+    syncstress::relacy_main::kPooledTestThreads>::iteration_end_impl();
+template <>
+bool syncstress::relacy_main::BoundSearchTree<
+    syncstress::relacy_main::kActorTestThreads>::iteration_end_impl();
+template <>
+bool syncstress::relacy_main::BoundSearchTree<
+    syncstress::relacy_main::kPooledTestThreads>::iteration_end_impl();

@@ -12,6 +12,7 @@
 
 #include "util/concat.hpp"
 #include "util/interrupt.hpp"
+#include "util/usage_error.hpp"
 
 namespace syncstress::report {
 namespace {
@@ -75,6 +76,13 @@ class TempFile {
 }  // namespace
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
+  // A device or a pipe would be replaced by the rename (a directory makes the rename fail).
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
+      !std::filesystem::is_directory(status)) {
+    throw UsageError(concat(path.string(), " is not a regular file; give a file name"));
+  }
   TempFile temp(path);
   temp.write_all(content);
   temp.sync_close_and_rename(path);
@@ -84,6 +92,29 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
   if (dir_fd >= 0) {
     ::fsync(dir_fd);
     ::close(dir_fd);
+  }
+}
+
+void check_writable(std::string_view flag, const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+  if (!std::filesystem::is_directory(dir, ec)) {
+    throw UsageError(concat(flag, ": directory ", dir.string(), " does not exist"));
+  }
+  if (std::filesystem::is_directory(path, ec)) {
+    throw UsageError(concat(flag, ": ", path.string(), " is a directory; give a file name"));
+  }
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec)) {
+    // A device or a pipe: the file's rename would replace it (as root, /dev/null too).
+    throw UsageError(concat(flag, ": ", path.string(),
+                            " is not a regular file (the report replaces the file it writes); "
+                            "give a file name"));
+  }
+  try {
+    TempFile probe(path);  // removed again when it goes out of scope
+  } catch (const std::system_error& e) {
+    throw UsageError(concat(flag, ": cannot create a file in ", dir.string(), " (",
+                            e.code().message(), "); give a writable directory"));
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "scenarios/outcome.hpp"
 #include "util/concat.hpp"
+#include "util/json_input.hpp"
 #include "util/usage_error.hpp"
 
 namespace syncstress::report {
@@ -33,6 +34,17 @@ std::string join(const std::vector<std::string>& names) {
   std::string out = "[";
   for (const auto& n : names) out += (out.size() > 1 ? ", " : "") + n;
   return out + "]";
+}
+
+/// A baseline entry for people: "fail (property)", "measured, broken [a, b]", "pass".
+std::string describe_entry(const json& entry) {
+  std::string out = entry.at("verdict").get<std::string>();
+  if (const auto p = entry.value("property", std::string()); !p.empty())
+    out += concat(" (", p, ")");
+  if (entry.contains("broken")) {
+    out += ", broken " + join(entry["broken"].get<std::vector<std::string>>());
+  }
+  return out;
 }
 
 /// " (property)" for a cell that has a violation, else "".
@@ -125,12 +137,11 @@ std::vector<Expectation> read_baseline(const std::filesystem::path& path) {
     throw UsageError(path.string() + ": no such baseline file");
   }
   std::ifstream in(path);
-  json doc;
-  try {
-    doc = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw UsageError(concat(path.string(), ": not valid JSON: ", e.what()));
-  }
+  return parse_baseline(parse_json_input(in, path.string()), path);
+}
+
+std::vector<Expectation> parse_baseline(const nlohmann::json& doc,
+                                        const std::filesystem::path& path) {
   if (!doc.is_object() || !doc.contains("schema") || doc["schema"] != kBaselineSchema) {
     bad_baseline(path, concat("it needs \"schema\": \"", kBaselineSchema, "\""));
   }
@@ -248,12 +259,22 @@ json baseline_from_reports(const std::vector<json>& reports) {
   std::map<std::pair<std::string, std::string>, std::map<std::string, json>> pinned;
   for (const auto& report : reports) {
     for (const auto& cell : report.at("cells")) {
+      const std::string primitive = cell.at("primitive");
+      const std::string scenario = cell.at("scenario");
+      const std::string schedule = cell.at("schedule");
       const std::string verdict = cell.at("verdict");
       json entry = {{"verdict", verdict}};
       const auto findings = findings_of(cell);
       if (verdict == "fail") entry["property"] = findings.property;
       if (verdict == "measured") entry["broken"] = findings.broken;
-      pinned[{cell.at("primitive"), cell.at("scenario")}][cell.at("schedule")] = entry;
+      const auto [it, added] = pinned[{primitive, scenario}].emplace(schedule, entry);
+      if (!added && it->second != entry) {
+        // Kept, either entry would make the baseline fail the very reports it came from.
+        throw UsageError(concat(cell_name(primitive, scenario, schedule), " is ", it->second.dump(),
+                                " in one cell of the reports and ", entry.dump(),
+                                " in another; a baseline pins one verdict per cell: write it "
+                                "from reports that agree (one run of each cell)"));
+      }
     }
   }
   json cells = json::array();

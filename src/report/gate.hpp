@@ -59,6 +59,10 @@ struct GateResult {
 /// Reads and checks a baseline file; throws UsageError naming the file and the problem.
 std::vector<Expectation> read_baseline(const std::filesystem::path& path);
 
+/// The checks of read_baseline on a parsed document (parse_json_input's result) of file `path`.
+std::vector<Expectation> parse_baseline(const nlohmann::json& doc,
+                                        const std::filesystem::path& path);
+
 /// Compares the cells of `reports` (already checked by read_report) with `baseline`.
 /// A difference is: a verdict other than expected (a known failure that now passes too), a
 /// fail with another property than expected, a measured cell whose broken properties differ,
@@ -68,7 +72,8 @@ GateResult compare_with_baseline(const std::vector<Expectation>& baseline,
                                  const std::vector<nlohmann::json>& reports, bool require_all);
 
 /// The baseline that makes `reports` pass: one entry per (primitive, scenario), or per
-/// schedule where a cell's schedules disagree.
+/// schedule where a cell's schedules disagree. Throws UsageError when two cells of the
+/// reports are the same cell with different verdicts: no baseline makes both pass.
 nlohmann::json baseline_from_reports(const std::vector<nlohmann::json>& reports);
 
 /// JUnit XML (one testsuite, one testcase per GateCase, <failure> on a difference).

@@ -18,6 +18,7 @@
 #include "report/version.hpp"
 #include "scenarios/outcome_json.hpp"
 #include "util/concat.hpp"
+#include "util/json_input.hpp"
 #include "util/usage_error.hpp"
 
 namespace syncstress::report {
@@ -139,7 +140,9 @@ nlohmann::json build_report(const Context& context, const RunDescription& config
 }
 
 void write_report(const std::filesystem::path& path, const nlohmann::json& report) {
-  write_file_atomically(path, report.dump(2) + "\n");
+  // The command line and file names come from argv, which need not be UTF-8 (JSON must be):
+  // a byte that is not is written as U+FFFD instead of failing the run after its work.
+  write_file_atomically(path, report.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
 
 nlohmann::json read_report(const std::filesystem::path& path) {
@@ -149,12 +152,12 @@ nlohmann::json read_report(const std::filesystem::path& path) {
   }
   std::ifstream in(path);
   if (!in) throw UsageError(path.string() + ": cannot open the report");
-  json report;
-  try {
-    report = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw UsageError(concat(path.string(), ": not valid JSON: ", e.what()));
-  }
+  json report = parse_json_input(in, path.string());
+  check_report(report, path);
+  return report;
+}
+
+void check_report(const nlohmann::json& report, const std::filesystem::path& path) {
   if (!report.is_object()) bad_report(path, "the document is not a JSON object");
   const auto schema = report.find("schema");
   if (schema == report.end() || !schema->is_string()) {
@@ -190,7 +193,6 @@ nlohmann::json read_report(const std::filesystem::path& path) {
       require_field(path, v, "seed", json::value_t::number_unsigned, v_where);
     }
   }
-  return report;
 }
 
 void print_table(std::ostream& out, const nlohmann::json& report) {

@@ -62,6 +62,9 @@ void write_report(const std::filesystem::path& path, const nlohmann::json& repor
 /// Throws UsageError naming the file and what is wrong.
 nlohmann::json read_report(const std::filesystem::path& path);
 
+/// The checks of read_report on a parsed document (parse_json_input's result) of file `path`.
+void check_report(const nlohmann::json& report, const std::filesystem::path& path);
+
 /// The human table: primitive | scenario | schedule | verdict | executions | time | first
 /// violation, from a report document.
 void print_table(std::ostream& out, const nlohmann::json& report);

@@ -2,7 +2,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "scenarios/resolved_cell.hpp"
@@ -100,6 +102,23 @@ CellResult run_cell(const PlannedCell& p) {
   return result;
 }
 
+/// Relacy's random search runs the iterations from the seed on, numbered as 64-bit integers: a
+/// run that would pass 2^64-1 wraps around (and Relacy divides by zero when it lands on 0).
+void check_relacy_iterations(const StrategySpec& strategy, const scenarios::CellPlan& plan) {
+  const auto* search = std::get_if<RelacySearch>(&strategy);
+  constexpr std::uint64_t kLast = std::numeric_limits<std::uint64_t>::max();
+  // Relacy numbers iterations from 1; the seed is the first, and the last is seed + executions - 1.
+  if (search == nullptr || search->scheduler != "random" ||
+      plan.seed <= kLast - (plan.executions - 1)) {
+    return;
+  }
+  throw UsageError(concat("--seed ", std::to_string(plan.seed), " with ",
+                          std::to_string(plan.executions),
+                          " executions: relacy-random runs Relacy's iterations from the seed on, "
+                          "and these would pass its last, 2^64-1; give a --seed of at most ",
+                          std::to_string(kLast - (plan.executions - 1))));
+}
+
 }  // namespace
 
 RunOutcome run_matrix(const RunConfig& config) {
@@ -125,6 +144,7 @@ RunOutcome run_matrix(const RunConfig& config) {
     }
     const Backend& backend = backend_for(strategy);
     const std::size_t planned_before = planned.size();
+    check_relacy_iterations(strategy, plan_of(preset, config));
     for (const auto* primitive : primitives_for(preset, named)) {
       if (!backend.runs(*primitive, preset.family)) {
         // Named on purpose: say why it cannot run. Otherwise it is simply not in the matrix.

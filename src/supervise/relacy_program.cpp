@@ -35,9 +35,9 @@ json ask(const std::vector<std::string>& arguments, double timeout, std::string&
   argv.insert(argv.end(), arguments.begin(), arguments.end());
   const auto f = run_program(argv, timeout);
   if (f.exit_code == 2) {
+    // Its messages start with its name already.
     const std::string message = first_line(f.err);
-    // The child's own messages name it already.
-    throw UsageError(message.rfind("syncstress-relacy", 0) == 0 ? message
+    throw UsageError(message.starts_with("syncstress-relacy: ") ? message
                                                                 : "syncstress-relacy: " + message);
   }
   if (f.timed_out) {
