@@ -165,7 +165,7 @@ TEST(CliRelacy, APresetSeedIsIgnoredBySearchesWithoutOneAndAnExplicitSeedIsRefus
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "seeded.json"));
 }
 
-TEST(CliRelacy, EveryPresetRunsUnderEveryScheduleOrSaysWhichItRunsUnder) {
+TEST(CliRelacy, EveryPresetRunsUnderTheSeedlessSchedulesOrSaysWhichItRunsUnder) {
   TempDir dir;
   const auto listed = testing::run_cli({"list", "scenarios", "--json"}, dir.path());
   ASSERT_EQ(listed.exit_code, 0) << listed.err;
@@ -173,9 +173,10 @@ TEST(CliRelacy, EveryPresetRunsUnderEveryScheduleOrSaysWhichItRunsUnder) {
   ASSERT_FALSE(presets.empty());
   for (const auto& preset : presets) {
     const auto name = preset["name"].get<std::string>();
-    // random and pct, the presets' own schedules, run in the gate's `run --all`.
-    for (const std::string schedule :
-         {"relacy-random", "relacy-bound", "relacy-full", "exhaustive", "round-robin"}) {
+    // The schedules that take no seed, where a preset's seed once stopped the run (round-robin
+    // takes the same path as exhaustive; relacy-random the same as these two when it does not
+    // fit). random and pct, the presets' own, run in the gate's `run --all`.
+    for (const std::string schedule : {"relacy-bound", "relacy-full", "exhaustive"}) {
       const auto r = testing::run_cli({"run", "--scenario", name, "--schedule", schedule,
                                        "--executions", "1", "--quiet", "--out", "any.json"},
                                       dir.path());
