@@ -12,10 +12,11 @@
 // Deviations, for the kind interface: the work item carries an int64 value; the consumer's
 // endless loop becomes consume_once(process), ONE iteration of it, so the scenario decides
 // when to stop; ConsumeWork's local PreviousAvailable becomes a consumer-only member; push
-// allocates the item its caller allocated. And for determinism: the item's storage and
-// `delete entry` (document 002 lines 51 and 105) -> P::node_allocate / P::node_deallocate, so
-// that on sim whether a pushed item reuses a processed one's address (and with it whether a
-// producer's compare-exchange succeeds against a recycled head) depends on the schedule only.
+// allocates the item its caller allocated. And for determinism: the item's storage and its
+// release (document 002 lines 51 and 105, `delete entry`) -> P::node_allocate /
+// P::node_deallocate, so that on sim whether a pushed item reuses a processed one's address (and
+// with it whether a producer's compare-exchange succeeds against a recycled head) depends on the
+// schedule only.
 // Items are processed in the order the flush returns them (newest first), as the document does.
 #pragma once
 

@@ -294,10 +294,11 @@ TEST(RelacyChild, AWellFormedPathThatDoesNotFitTheCellIsBadInputNotACrash) {
 TEST(RelacyChild, ARandomSearchThatWouldPassTheLastIterationIsBadInput) {
   // Its iteration count wrapped to 0, and Relacy divided by it (SIGFPE).
   auto args = cell("ticket_mutex", "random", "100");
-  args.insert(args.end(), {"--start", "18446744073709551516"});
-  expect_bad_input(args, "the search would pass Relacy's last iteration");
+  // Relacy numbers iterations from 1: from K, 100 of them end at K + 99.
+  args.insert(args.end(), {"--start", "18446744073709551517"});
+  expect_bad_input(args, "would pass iteration 2^64-1");
   args = cell("ticket_mutex", "random", "100");
-  args.insert(args.end(), {"--start", "18446744073709551515"});
+  args.insert(args.end(), {"--start", "18446744073709551516"});
   EXPECT_EQ(run_child(args)["verdict"], "pass");
 }
 

@@ -270,8 +270,9 @@ json baseline_from_reports(const std::vector<json>& reports) {
       const auto [it, added] = pinned[{primitive, scenario}].emplace(schedule, entry);
       if (!added && it->second != entry) {
         // Kept, either entry would make the baseline fail the very reports it came from.
-        throw UsageError(concat(cell_name(primitive, scenario, schedule), " is ", it->second.dump(),
-                                " in one cell of the reports and ", entry.dump(),
+        throw UsageError(concat(cell_name(primitive, scenario, schedule), " is ",
+                                describe_entry(it->second), " in one cell of the reports and ",
+                                describe_entry(entry),
                                 " in another; a baseline pins one verdict per cell: write it "
                                 "from reports that agree (one run of each cell)"));
       }
