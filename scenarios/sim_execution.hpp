@@ -16,6 +16,10 @@ namespace syncstress::scenarios {
 /// `trace` is set. Reuse it across executions: it keeps its fibers' stacks.
 std::unique_ptr<sim::Runtime> make_runtime(const Cell& cell, bool trace);
 
+/// The runtime options of `cell`: its parameters' (runtime_options), and the faults a strategy
+/// that explores them may inject (sim::Options::offer_*) given its family and primitive.
+sim::Options cell_runtime_options(const Cell& cell, bool trace);
+
 /// Runs the cell's body once under `strategy`, filling `obs`; tells `watch` when it starts
 /// and ends.
 sim::ExecutionResult execute(const Cell& cell, sim::Runtime& runtime, Strategy& strategy,

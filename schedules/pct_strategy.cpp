@@ -5,19 +5,26 @@
 
 namespace syncstress {
 
-PctStrategy::PctStrategy(std::uint64_t seed, std::uint32_t depth, std::uint64_t steps)
-    : run_seed_(seed), depth_(depth), k_param_(steps), k_(steps), rng_(seed) {
+PctStrategy::PctStrategy(std::uint64_t seed, std::uint32_t depth, std::uint64_t steps, bool faults)
+    : run_seed_(seed), depth_(depth), k_ceiling_(steps), faults_(faults), k_(steps), rng_(seed) {
   assert(depth >= 1 && steps >= 1);  // the factory rejects bad user input before this
 }
 
 bool PctStrategy::new_execution() {
   longest_ = std::max(longest_, steps_);
-  // The parameter is only the first guess: once an execution has been seen, its measured
-  // length is the better estimate, higher or lower (a k far above the real length would put
-  // most change points after the end).
-  k_ = executions_ == 0 ? k_param_ : std::max<std::uint64_t>(longest_, 1);
-  execution_seed_ = derive_execution_seed(run_seed_, executions_++);
-  rng_.reseed(execution_seed_);
+  // Once an execution has been seen, its measured length is the estimate, lower or higher
+  // than the first guess up to the ceiling (a k far above the real length would put most
+  // change points after the end).
+  const std::uint64_t seed = derive_execution_seed(run_seed_, executions_);
+  begin_execution(seed, executions_ == 0 ? 0 : longest_);
+  ++executions_;
+  return true;
+}
+
+void PctStrategy::begin_execution(std::uint64_t seed, std::uint64_t measured) {
+  k_ = measured == 0 ? k_ceiling_ : std::min(k_ceiling_, measured);
+  execution_seed_ = seed;
+  rng_.reseed(seed);
 
   priority_.clear();
   initial_order_.clear();
@@ -33,7 +40,6 @@ bool PctStrategy::new_execution() {
     const auto it = std::lower_bound(change_points_.begin(), change_points_.end(), c);
     if (it == change_points_.end() || *it != c) change_points_.insert(it, c);
   }
-  return true;
 }
 
 void PctStrategy::meet(ThreadId t) {
@@ -71,8 +77,10 @@ std::size_t PctStrategy::next_thread(std::span<const ThreadId> runnable, ThreadI
   };
   std::size_t pick = highest();
   if (next_change_ < change_points_.size() && change_points_[next_change_] == steps_) {
-    // The i-th change point (i = next_change_ + 1) drops the thread about to run to i-1.
-    lower(runnable[pick], static_cast<std::int64_t>(next_change_));
+    // The i-th change point (i = next_change_ + 1) drops the thread about to run to d-i:
+    // below every initial priority and below every thread an earlier change point dropped.
+    lower(runnable[pick],
+          static_cast<std::int64_t>(depth_) - 1 - static_cast<std::int64_t>(next_change_));
     ++next_change_;
     pick = highest();
   }
@@ -82,7 +90,8 @@ std::size_t PctStrategy::next_thread(std::span<const ThreadId> runnable, ThreadI
 std::uint64_t PctStrategy::next_u64(std::uint64_t bound) { return rng_.below(bound); }
 
 std::string PctStrategy::describe() const {
-  return "pct:d=" + std::to_string(depth_) + ",k=" + std::to_string(k_);
+  return "pct:d=" + std::to_string(depth_) + ",k=" + std::to_string(k_) +
+         (faults_ ? ",faults=on" : "");
 }
 
 }  // namespace syncstress

@@ -2,17 +2,25 @@
 // Nagarakatte, "A Randomized Scheduler with Probabilistic Guarantees of Finding Bugs"
 // (ASPLOS 2010).
 //
-// Each thread gets a random distinct priority >= d when it first appears; d-1 change points
-// are drawn uniformly from [1, k]; the highest-priority runnable thread always runs, and at
-// the i-th change point the thread about to run drops to priority i-1, below every initial
-// priority. For a program with n threads and k steps, a bug of depth d is found in one
-// execution with probability at least 1/(n k^(d-1)).
+// Each thread gets a random distinct priority >= d when it first appears (a uniform random
+// permutation of the threads that exist); d-1 change points are drawn uniformly from [1, k];
+// the highest-priority runnable thread always runs, and at the i-th change point the thread
+// about to run drops to priority d-i: below every initial priority and below every thread an
+// earlier change point dropped. That last order is what a bug of depth d needs: with two
+// threads A and B and the bug "A runs to a, then B to b, then A on past a'", the first change
+// point drops A so B runs, the second drops B, and B must now rank below A, not above it. (The
+// first version of this file gave the i-th change point priority i-1, the reverse, and found
+// no bug of depth 3 between two threads: tests/schedules_pct_power_test.cpp.) For a program
+// with n threads and k steps, a bug of depth d is found in one execution with probability at
+// least 1/(n k^(d-1)).
 //
 // Deviations, and why:
 // - A step is one next_thread call (the runtime asks only when two or more threads can run),
-//   so k counts scheduling decisions, not instructions.
-// - k adapts: the parameter is the first execution's estimate; every later execution uses
-//   the longest execution seen so far in this run, so a wrong guess costs one execution.
+//   so k counts scheduling decisions, not instructions: a smaller k, a better bound.
+// - k is measured, not guessed: the parameter is a ceiling. The first execution of a run uses
+//   the ceiling (nothing is known yet; change points past the end only make it a plain
+//   priority schedule), every later one the longest execution seen so far in the run, capped
+//   by the ceiling. A portfolio (portfolio_strategy.hpp) passes its own measurement.
 // - A thread whose last step was a yield drops below every other thread (a fresh lowest
 //   priority, not counted as a change point). Pure priority scheduling would otherwise run a
 //   spin loop forever while the thread it waits for never gets a step.
@@ -29,21 +37,30 @@ namespace syncstress {
 /// The PCT scheduler; see the file comment.
 class PctStrategy final : public Strategy {
  public:
-  /// `depth` (d >= 1) is the bug depth aimed at; `steps` (k >= 1) the first execution's
-  /// estimate of its length in scheduling decisions. Execution 0 uses `seed` itself.
-  PctStrategy(std::uint64_t seed, std::uint32_t depth, std::uint64_t steps);
+  /// `depth` (d >= 1) is the bug depth aimed at; `steps` (k >= 1) the ceiling on k, and the
+  /// first execution's k. Execution 0 uses `seed` itself. `faults`: every execution explores
+  /// faults (Strategy::explore_faults).
+  PctStrategy(std::uint64_t seed, std::uint32_t depth, std::uint64_t steps, bool faults = false);
 
   /// Reseeds, adapts k, draws the change points; never runs out.
   bool new_execution() override;
+  /// Starts an execution drawing from `seed` with k = min(ceiling, `measured`) (the ceiling
+  /// when `measured` is 0): what new_execution does with the next derived seed and the
+  /// longest execution of this run; a portfolio gives its own.
+  void begin_execution(std::uint64_t seed, std::uint64_t measured);
   /// The highest-priority runnable thread, after applying a change point or a yield.
   std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current,
                           bool current_yielded) override;
   /// A uniform number in [0, bound).
   std::uint64_t next_u64(std::uint64_t bound) override;
-  /// "pct:d=<d>,k=<k of the current execution>".
+  /// "pct:d=<d>,k=<k of the current execution>", then ",faults=on" if so.
   std::string describe() const override;
   /// The seed of the execution in progress.
   std::uint64_t execution_seed() const override { return execution_seed_; }
+  /// As constructed.
+  bool explore_faults() const override { return faults_; }
+  /// Scheduling decisions taken so far in the current execution.
+  std::uint64_t steps() const { return steps_; }
 
   /// The change points of the current execution, ascending, each in [1, k].
   const std::vector<std::uint64_t>& change_points() const { return change_points_; }
@@ -58,7 +75,8 @@ class PctStrategy final : public Strategy {
 
   std::uint64_t run_seed_;
   std::uint32_t depth_;
-  std::uint64_t k_param_;
+  std::uint64_t k_ceiling_;
+  bool faults_;
   std::uint64_t executions_ = 0;
   std::uint64_t longest_ = 0;  // most decisions any finished execution of this run took
   std::uint64_t execution_seed_ = 0;

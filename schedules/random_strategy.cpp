@@ -3,9 +3,13 @@
 namespace syncstress {
 
 bool RandomStrategy::new_execution() {
-  execution_seed_ = derive_execution_seed(run_seed_, executions_++);
-  rng_.reseed(execution_seed_);
+  begin_execution(derive_execution_seed(run_seed_, executions_++));
   return true;
+}
+
+void RandomStrategy::begin_execution(std::uint64_t seed) {
+  execution_seed_ = seed;
+  rng_.reseed(seed);
 }
 
 std::size_t RandomStrategy::next_thread(std::span<const ThreadId> runnable, ThreadId, bool) {

@@ -25,6 +25,8 @@ class RecordingStrategy final : public Strategy {
   std::string describe() const override { return inner_.describe(); }
   /// The inner strategy's execution seed.
   std::uint64_t execution_seed() const override { return inner_.execution_seed(); }
+  /// The wrapped strategy's.
+  bool explore_faults() const override { return inner_.explore_faults(); }
 
   /// The answers of the current (or last) execution so far.
   const std::vector<Choice>& choices() const { return choices_; }

@@ -1,11 +1,15 @@
 #include "schedules/replay_strategy.hpp"
 
+#include "schedules/strategy_factory.hpp"
+
 namespace syncstress {
 
 std::string to_string(const Choice& choice) {
   return std::string(choice.kind == ChoiceKind::kThread ? "thread " : "number ") +
          std::to_string(choice.value) + " of " + std::to_string(choice.bound);
 }
+
+bool ReplayStrategy::explore_faults() const { return describes_faults(schedule_.strategy); }
 
 bool ReplayStrategy::new_execution() {
   if (started_) return false;

@@ -29,6 +29,8 @@ class ReplayStrategy final : public Strategy {
   std::string describe() const override { return schedule_.strategy; }
   /// The recorded producer's seed.
   std::uint64_t execution_seed() const override { return schedule_.seed; }
+  /// Whether the recorded producer explored faults (its description says ",faults=on").
+  bool explore_faults() const override;
 
   /// Choices answered so far in this execution.
   std::size_t position() const { return position_; }

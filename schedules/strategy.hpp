@@ -44,6 +44,12 @@ class Strategy {
   /// at random (round-robin, exhaustive). Added after the first four members; not pure so
   /// deterministic strategies need not override it.
   virtual std::uint64_t execution_seed() const { return 0; }
+
+  /// Whether the current execution explores faults: spurious wake-ups of platform waits and
+  /// spurious failures of compare_exchange_weak, where the cell allows them
+  /// (sim::Options::offer_faults). Part of describe() (",faults=on") so a replay asks the same
+  /// questions. Not pure, for the same reason as execution_seed().
+  virtual bool explore_faults() const { return false; }
 };
 
 }  // namespace syncstress

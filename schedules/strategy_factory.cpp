@@ -5,22 +5,41 @@
 
 #include "schedules/exhaustive_strategy.hpp"
 #include "schedules/pct_strategy.hpp"
+#include "schedules/portfolio_strategy.hpp"
 #include "schedules/random_strategy.hpp"
 #include "schedules/round_robin_strategy.hpp"
 
 namespace syncstress {
 namespace {
 
-constexpr std::array<StrategyParamInfo, 2> kPctParams{{
+constexpr std::string_view kFaultsSummary =
+    "on: every execution explores spurious wake-ups and weak-CAS failures where the cell allows "
+    "them";
+constexpr std::array<StrategyParamInfo, 1> kRandomParams{{
+    {"faults", "off", kFaultsSummary},
+}};
+constexpr std::array<StrategyParamInfo, 3> kPctParams{{
     {"d", "3", "bug depth aimed at: d-1 priority change points per execution (>= 1)"},
-    {"k", "1000", "scheduling steps of the first execution; later ones use the longest seen"},
+    {"k", "100000",
+     "ceiling on k, the steps change points are drawn from: the first execution uses it, later "
+     "ones the longest execution seen, at most this"},
+    {"faults", "off", kFaultsSummary},
+}};
+constexpr std::array<StrategyParamInfo, 2> kPortfolioParams{{
+    {"k", "100000", "ceiling on the PCT members' k (measured: the longest execution seen)"},
+    {"faults", "on", "on: every other round of members explores faults where the cell allows them"},
 }};
 constexpr std::array<StrategyParamInfo, 1> kExhaustiveParams{{
     {"preemptions", "none", "explore only schedules with at most this many preemptions"},
 }};
 
-constexpr std::array<StrategyInfo, 4> kCatalog{{
-    {"random", "every choice uniform at random; each execution reproducible from its own seed", {}},
+constexpr std::array<StrategyInfo, 5> kCatalog{{
+    {"portfolio",
+     "the presets' default: executions take turns among random and pct at d=2, 3 and 5, with "
+     "faults off then on; each records the member it used",
+     kPortfolioParams},
+    {"random", "every choice uniform at random; each execution reproducible from its own seed",
+     kRandomParams},
     {"pct",
      "probabilistic concurrency testing (Burckhardt et al. 2010): random priorities "
      "with d-1 change points",
@@ -60,6 +79,15 @@ std::uint64_t number_param(const StrategyParams& params, std::string_view strate
   return value;
 }
 
+bool faults_param(const StrategyParams& params, std::string_view strategy, bool fallback) {
+  const auto it = params.find("faults");
+  if (it == params.end()) return fallback;
+  if (it->second == "on") return true;
+  if (it->second == "off") return false;
+  throw StrategyError(std::string(strategy) + ": parameter faults='" + it->second +
+                      "' must be on or off");
+}
+
 }  // namespace
 
 std::span<const StrategyInfo> strategy_catalog() { return kCatalog; }
@@ -88,11 +116,20 @@ std::unique_ptr<Strategy> make_strategy(std::string_view name, std::uint64_t see
                           "'; valid: " + (valid.empty() ? "none" : valid));
     }
   }
-  if (name == "random") return std::make_unique<RandomStrategy>(seed);
+  constexpr std::uint64_t kDefaultK = 100000;
+  constexpr std::uint64_t kMaxK = std::uint64_t{1} << 40;
+  if (name == "portfolio") {
+    const auto k = number_param(params, name, "k", kDefaultK, 1, kMaxK);
+    return std::make_unique<PortfolioStrategy>(seed, k, faults_param(params, name, true));
+  }
+  if (name == "random") {
+    return std::make_unique<RandomStrategy>(seed, faults_param(params, name, false));
+  }
   if (name == "pct") {
     const auto d = number_param(params, name, "d", 3, 1, 64);
-    const auto k = number_param(params, name, "k", 1000, 1, std::uint64_t{1} << 40);
-    return std::make_unique<PctStrategy>(seed, static_cast<std::uint32_t>(d), k);
+    const auto k = number_param(params, name, "k", kDefaultK, 1, kMaxK);
+    return std::make_unique<PctStrategy>(seed, static_cast<std::uint32_t>(d), k,
+                                         faults_param(params, name, false));
   }
   if (name == "round-robin") return std::make_unique<RoundRobinStrategy>();
   // exhaustive
@@ -122,6 +159,16 @@ std::pair<std::string, StrategyParams> parse_strategy_description(std::string_vi
     rest = rest.substr(comma + 1);
   }
   return out;
+}
+
+bool describes_faults(std::string_view description) {
+  try {
+    const auto [name, params] = parse_strategy_description(description);
+    const auto it = params.find("faults");
+    return it != params.end() && it->second == "on";
+  } catch (const StrategyError&) {
+    return false;
+  }
 }
 
 std::unique_ptr<Strategy> make_strategy_from_description(std::string_view description,

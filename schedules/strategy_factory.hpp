@@ -50,6 +50,10 @@ std::unique_ptr<Strategy> make_strategy(std::string_view name, std::uint64_t see
 /// parameters. Throws StrategyError when a parameter has no '='.
 std::pair<std::string, StrategyParams> parse_strategy_description(std::string_view description);
 
+/// Whether a description as Strategy::describe() writes it has the parameter faults=on
+/// ("random:faults=on", "pct:d=3,k=40,faults=on"); false for one that does not parse.
+bool describes_faults(std::string_view description);
+
 /// make_strategy() from a description and seed. For random and pct this regenerates the
 /// execution a schedule was recorded from (it is the new strategy's first execution) without
 /// its choices; round-robin has one execution anyway; exhaustive starts its search over.

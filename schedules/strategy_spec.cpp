@@ -30,13 +30,22 @@ StrategySpec make_strategy_spec(std::string_view name, const StrategyParams& par
 
 std::string describe(const StrategySpec& spec) {
   if (const auto* search = std::get_if<RelacySearch>(&spec)) return describe(*search);
-  return std::get<SimStrategySpec>(spec).make(0)->describe();
+  const auto& sim = std::get<SimStrategySpec>(spec);
+  if (sim.name == "portfolio") {
+    // Its strategies describe the member of their current execution; the cell names the whole.
+    std::string out = sim.name;
+    for (const auto& [key, value] : sim.params) {
+      out += (out.size() == sim.name.size() ? ":" : ",") + key + "=" + value;
+    }
+    return out;
+  }
+  return sim.make(0)->describe();
 }
 
 bool takes_seed(const StrategySpec& spec) {
   if (const auto* search = std::get_if<RelacySearch>(&spec)) return search->scheduler == "random";
   const auto& name = std::get<SimStrategySpec>(spec).name;
-  return name == "random" || name == "pct";
+  return name == "portfolio" || name == "random" || name == "pct";
 }
 
 std::string seeded_strategy_names() {

@@ -45,8 +45,8 @@ StrategySpec make_strategy_spec(std::string_view name, const StrategyParams& par
 /// How the schedule column of a report spells `spec` ("pct:d=3,k=1000", "relacy-random").
 std::string describe(const StrategySpec& spec);
 
-/// Whether `spec` takes a seed: random and pct (the first execution's), relacy-random (its
-/// first iteration). The searches (exhaustive, relacy-bound, relacy-full) and round-robin run
+/// Whether `spec` takes a seed: portfolio, random and pct (the first execution's),
+/// relacy-random (its first iteration). The searches (exhaustive, relacy-bound, relacy-full) and round-robin run
 /// the same executions whatever the seed.
 bool takes_seed(const StrategySpec& spec);
 

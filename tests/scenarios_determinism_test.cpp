@@ -158,6 +158,22 @@ const Case kCases[] = {
      "pct:d=3",
      {{"spurious_cas_failures", "true"}},
      false},
+    // safety: sync CAS semaphore (claims to tolerate spurious wake-ups) under a strategy that
+    // explores faults, so the cell's offers of weak-CAS failures and spurious wake-ups are
+    // taken: the replay must know from the schedule string alone that it asks for them.
+    {"SemaphoreSafetyPctExploringFaults",
+     "semaphore-safety",
+     "wait_on_address_semaphore",
+     "pct:d=3,faults=on",
+     {},
+     false},
+    // safety: the portfolio, as every sim preset runs by default (random, then pct:d=2).
+    {"SharedMutexSafetyPortfolio",
+     "shared-mutex-safety",
+     "ticket_shared_mutex",
+     "portfolio",
+     {},
+     false},
     // spurious wake-ups: work queue on an auto-reset event, random.
     {"WorkQueueSpuriousWakeupsRandom",
      "work-queue-spurious-wakeups",

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "schedules/pct_strategy.hpp"
+#include "schedules/portfolio_strategy.hpp"
 #include "schedules/random_strategy.hpp"
 #include "schedules/recording_strategy.hpp"
 #include "schedules/replay_strategy.hpp"
@@ -142,10 +143,11 @@ TEST(PctStrategy, AYieldingThreadGivesWayToTheOthers) {
   }
 }
 
-TEST(PctStrategy, KBecomesTheLongestExecutionSeenAfterTheFirst) {
-  PctStrategy s(3, 3, 10);
+TEST(PctStrategy, KIsTheLongestExecutionSeenCappedByTheCeiling) {
+  PctStrategy s(3, 3, 1000);
   RecordingStrategy recording(s);
   first_execution(recording, 3, 40);
+  EXPECT_EQ(s.current_k(), 1000u);  // the first execution knows nothing better
   const auto decisions =
       std::count_if(recording.choices().begin(), recording.choices().end(),
                     [](const Choice& c) { return c.kind == ChoiceKind::kThread; });
@@ -155,6 +157,11 @@ TEST(PctStrategy, KBecomesTheLongestExecutionSeenAfterTheFirst) {
   EXPECT_EQ(s.describe(), "pct:d=3,k=" + std::to_string(decisions));
   first_execution(s, 2, 3);  // a shorter execution does not shrink k
   EXPECT_EQ(s.current_k(), static_cast<std::uint64_t>(decisions));
+
+  PctStrategy capped(3, 3, 10);  // the parameter is a ceiling: longer executions keep k = 10
+  first_execution(capped, 3, 40);
+  ASSERT_TRUE(capped.new_execution());
+  EXPECT_EQ(capped.current_k(), 10u);
 
   PctStrategy high(3, 3, 100000);  // a guess far too high is replaced after one execution
   RecordingStrategy high_recording(high);
@@ -173,6 +180,63 @@ TEST(PctStrategy, EveryExecutionRegeneratesFromItsDescriptionAndSeed) {
     auto alone = make_strategy_from_description(run.describe(), run.execution_seed());
     EXPECT_EQ(first_execution(*alone, 3, 30 + i), choices) << "execution " << i;
   }
+}
+
+TEST(PctStrategy, FaultsAreAParameterThatTheDescriptionCarries) {
+  PctStrategy s(3, 3, 20, /*faults=*/true);
+  ASSERT_TRUE(s.new_execution());
+  EXPECT_TRUE(s.explore_faults());
+  EXPECT_EQ(s.describe(), "pct:d=3,k=20,faults=on");
+  EXPECT_TRUE(make_strategy_from_description(s.describe(), 1)->explore_faults());
+  EXPECT_FALSE(PctStrategy(3, 3, 20).explore_faults());
+}
+
+TEST(PortfolioStrategy, TakesItsMembersInTurnFaultsOffThenOn) {
+  PortfolioStrategy s(11, 1000, /*faults=*/true);
+  const std::vector<std::string> names{"random", "pct:d=2", "pct:d=3", "pct:d=5"};
+  for (int i = 0; i < 16; ++i) {
+    first_execution(s, 3, 20);
+    const std::string d = s.describe();
+    const std::string& name = names[static_cast<std::size_t>(i % 4)];
+    EXPECT_EQ(d.substr(0, name.size()), name) << "execution " << i << ": " << d;
+    const bool faults = (i / 4) % 2 == 1;
+    EXPECT_EQ(s.explore_faults(), faults) << "execution " << i;
+    EXPECT_EQ(d.find("faults=on") != std::string::npos, faults) << d;
+    if (i % 4 != 0 && i >= 4) {
+      // The PCT members share the run's measurement: 3 threads of 20 steps, 59 decisions at
+      // most (the last thread alone asks nothing).
+      EXPECT_NE(d.find(",k=5"), std::string::npos) << d;
+    }
+  }
+}
+
+TEST(PortfolioStrategy, EveryExecutionRegeneratesFromItsDescriptionAndSeed) {
+  PortfolioStrategy run(77, 1000, true);
+  for (int i = 0; i < 24; ++i) {
+    ASSERT_TRUE(run.new_execution());
+    const auto choices = drive(run, 3, 20 + i);
+    auto alone = make_strategy_from_description(run.describe(), run.execution_seed());
+    EXPECT_EQ(first_execution(*alone, 3, 20 + i), choices) << "execution " << i;
+    EXPECT_EQ(alone->explore_faults(), run.explore_faults()) << "execution " << i;
+  }
+}
+
+TEST(PortfolioStrategy, FaultsOffNeverExploresFaults) {
+  auto s = make_strategy("portfolio", 5, {{"faults", "off"}});
+  for (int i = 0; i < 16; ++i) {
+    first_execution(*s, 2, 5);
+    EXPECT_FALSE(s->explore_faults());
+  }
+}
+
+TEST(RecordingAndReplay, AReplayExploresFaultsWhenItsProducerDid) {
+  EXPECT_TRUE(ReplayStrategy(Schedule{"random:faults=on", 1, {}}).explore_faults());
+  EXPECT_TRUE(ReplayStrategy(Schedule{"pct:d=3,k=40,faults=on", 1, {}}).explore_faults());
+  EXPECT_FALSE(ReplayStrategy(Schedule{"pct:d=3,k=40", 1, {}}).explore_faults());
+  EXPECT_FALSE(ReplayStrategy(Schedule{"random", 1, {}}).explore_faults());
+  RandomStrategy producer(3, true);
+  RecordingStrategy recording(producer);
+  EXPECT_TRUE(recording.explore_faults());
 }
 
 TEST(RoundRobinStrategy, RotatesThroughRunnableThreadsAndRunsOnce) {
@@ -261,11 +325,16 @@ TEST(StrategyFactory, BuildsEveryCataloguedStrategyByName) {
   for (const StrategyInfo& info : strategy_catalog()) {
     auto s = make_strategy(info.name, 1);
     ASSERT_NE(s, nullptr);
-    EXPECT_EQ(s->describe().substr(0, info.name.size()), info.name);
+    // A portfolio describes the member its execution uses: never itself.
+    if (info.name != "portfolio") {
+      EXPECT_EQ(s->describe().substr(0, info.name.size()), info.name);
+    }
     EXPECT_FALSE(info.summary.empty());
     EXPECT_TRUE(s->new_execution());
   }
   EXPECT_EQ(make_strategy("pct", 1, {{"d", "2"}, {"k", "50"}})->describe(), "pct:d=2,k=50");
+  EXPECT_EQ(make_strategy("random", 1, {{"faults", "on"}})->describe(), "random:faults=on");
+  EXPECT_EQ(make_strategy("portfolio", 1)->describe(), "random");  // its first member
   EXPECT_EQ(make_strategy("exhaustive", 1, {{"preemptions", "3"}})->describe(),
             "exhaustive:preemptions=3");
 }
@@ -288,7 +357,9 @@ TEST(StrategyFactory, RefusesUnknownNamesParametersAndValuesListingTheValidOnes)
                  {"unknown schedule strategy 'ptc'", "random", "pct", "round-robin", "exhaustive"});
   expect_refused("replay", {}, {"--schedule"});
   expect_refused("pct", {{"depth", "2"}}, {"unknown parameter 'depth'", "d, k"});
-  expect_refused("random", {{"d", "2"}}, {"valid: none"});
+  expect_refused("random", {{"d", "2"}}, {"valid: faults"});
+  expect_refused("round-robin", {{"d", "2"}}, {"valid: none"});
+  expect_refused("random", {{"faults", "yes"}}, {"faults='yes'", "on or off"});
   expect_refused("pct", {{"d", "0"}}, {"d='0'", "from 1 to 64"});
   expect_refused("pct", {{"k", "ten"}}, {"k='ten'"});
   expect_refused("exhaustive", {{"preemptions", "-1"}}, {"preemptions='-1'"});

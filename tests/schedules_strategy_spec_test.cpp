@@ -21,7 +21,19 @@ TEST(SchedulesStrategySpec, SimStrategiesParseIntoASimSpecThatBuildsThem) {
   EXPECT_EQ(sim.name, "pct");
   EXPECT_EQ(sim.make(7)->describe(), "pct:d=2,k=50");
   EXPECT_EQ(describe(spec), "pct:d=2,k=50");
-  EXPECT_EQ(describe(parse_strategy_spec("pct")), "pct:d=3,k=1000");
+  EXPECT_EQ(describe(parse_strategy_spec("pct")), "pct:d=3,k=100000");
+}
+
+TEST(SchedulesStrategySpec, APortfolioCellIsNamedPortfolioWhileItsExecutionsNameTheirMember) {
+  EXPECT_EQ(describe(parse_strategy_spec("portfolio")), "portfolio");
+  EXPECT_EQ(describe(parse_strategy_spec("portfolio:faults=off")), "portfolio:faults=off");
+  const auto spec = parse_strategy_spec("portfolio");
+  auto strategy = std::get<SimStrategySpec>(spec).make(3);
+  ASSERT_TRUE(strategy->new_execution());
+  EXPECT_EQ(strategy->describe(), "random");
+  ASSERT_TRUE(strategy->new_execution());
+  EXPECT_EQ(strategy->describe().substr(0, 8), "pct:d=2,");
+  EXPECT_TRUE(takes_seed(spec));
 }
 
 TEST(SchedulesStrategySpec, RelacyStrategiesParseIntoARelacySearch) {

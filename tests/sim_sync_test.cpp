@@ -8,6 +8,7 @@
 
 #include "platform/sim.hpp"
 #include "platform/task.hpp"
+#include "schedules/random_strategy.hpp"
 #include "sim/runtime.hpp"
 #include "sim_test_support.hpp"
 
@@ -305,6 +306,62 @@ TEST(SimSync, DelayedPostedWorkLetsTheWorkerTakeANewerItemOnlyWhenEnabled) {
     ASSERT_EQ(order.size(), 2u);
     EXPECT_EQ(order[0], delay ? 2 : 1);
   }
+}
+
+// A weak CAS with nobody else touching the word (every failure spurious) and a wait-on-address
+// a second thread ends (a second round of the wait loop only after a spurious return), over
+// 200 seeds: how many executions saw a spurious CAS failure, and how many a spurious wake-up.
+struct FaultCounts {
+  int cas = 0;
+  int wakeups = 0;
+};
+FaultCounts count_faults(const sim::Options& options, bool strategy_faults) {
+  sim::Runtime rt(options);
+  FaultCounts counts;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    RandomStrategy strategy(seed, strategy_faults);
+    strategy.new_execution();
+    bool cas_failed = false;
+    int waits = 0;
+    const auto r = rt.run(strategy, [&] {
+      Sim::atomic<int> word{0};
+      int expected = 0;
+      while (!word.compare_exchange_weak(expected, 1)) cas_failed = true;
+      Sim::atomic<std::int32_t> flag{0};
+      Sim::thread waker([&] {
+        flag.store(1);
+        Sim::wake_by_address_all(flag);
+      });
+      while (flag.load() == 0) {
+        ++waits;
+        Sim::wait_on_address(flag, 0);
+      }
+    });
+    EXPECT_EQ(r.outcome, Outcome::completed) << r.message;
+    counts.cas += cas_failed ? 1 : 0;
+    counts.wakeups += waits > 1 ? 1 : 0;
+  }
+  return counts;
+}
+
+TEST(SimSync, AStrategyExploringFaultsGetsThemOnlyWhereTheCellOffersThem) {
+  sim::Options offered;
+  offered.offer_spurious_wakeups = true;
+  offered.offer_spurious_cas_failures = true;
+  const FaultCounts both = count_faults(offered, /*strategy_faults=*/true);
+  EXPECT_GT(both.cas, 50);
+  EXPECT_GT(both.wakeups, 10);
+  // Offered but not explored, or explored but not offered: none.
+  const FaultCounts unexplored = count_faults(offered, false);
+  EXPECT_EQ(unexplored.cas + unexplored.wakeups, 0);
+  const FaultCounts unoffered = count_faults(sim::Options{}, true);
+  EXPECT_EQ(unoffered.cas + unoffered.wakeups, 0);
+  // Each offer stands alone.
+  sim::Options cas_only;
+  cas_only.offer_spurious_cas_failures = true;
+  const FaultCounts c = count_faults(cas_only, true);
+  EXPECT_GT(c.cas, 50);
+  EXPECT_EQ(c.wakeups, 0);
 }
 
 TEST(SimSync, RelockingAMutexOnTheSameThreadDeadlocks) {

@@ -55,9 +55,11 @@ class RunCommand final : public Command {
                      "Primitive to test, repeatable (default: every one of the scenario's kind)")
         ->type_name("NAME")
         ->allow_extra_args(false);
-    sub_->add_option("--schedule", schedule_,
-                     "Strategy: random, pct, round-robin, exhaustive (see: list schedules; "
-                     "default: the preset's)")
+    sub_->add_option(
+            "--schedule", schedule_,
+            "Strategy: portfolio, random, pct, round-robin, exhaustive, relacy-* (see: list "
+            "schedules; "
+            "default: the preset's)")
         ->type_name("NAME");
     sub_->add_option("--seed", seed_, "First seed, 0..2^64-1 (default: the preset's)")
         ->type_name("N");

@@ -191,7 +191,7 @@ struct Sim {
         return false;
       }
       auto* e = sim::detail::t_engine;
-      if (weak && e && e->inject(e->options().spurious_cas_failures)) {
+      if (weak && e && e->inject(e->spurious_cas_failures_on())) {
         op(
             name, [] { return std::string("spurious failure"); }, loc, kUnwind);
         return false;

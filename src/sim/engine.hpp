@@ -161,6 +161,10 @@ class Engine {
   std::uint64_t choose(std::uint64_t bound);
   /// A fault injection point: asks next_u64(2) only when `enabled`.
   bool inject(bool enabled) { return enabled && !aborting_ && choose(2) == 1; }
+  /// Whether this execution injects spurious wake-ups / weak-CAS failures: the option's switch,
+  /// or its offer taken by a strategy that explores faults (fixed when run() starts).
+  bool spurious_wakeups_on() const { return spurious_wakeups_on_; }
+  bool spurious_cas_failures_on() const { return spurious_cas_failures_on_; }
   /// Ends the execution with a violation at `loc` (first one wins). Returns only during
   /// teardown, without throwing.
   void violation(Outcome outcome, std::string_view property, std::string message,
@@ -243,6 +247,8 @@ class Engine {
 
   Options options_;
   bool tracing_;
+  bool spurious_wakeups_on_ = false;
+  bool spurious_cas_failures_on_ = false;
   StackPool stacks_;
   Strategy* strategy_ = nullptr;
   std::uint64_t epoch_ = 0;

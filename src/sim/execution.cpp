@@ -42,6 +42,10 @@ Engine::~Engine() = default;
 ExecutionResult Engine::run(Strategy& strategy, std::function<void()> main) {
   if (t_engine != nullptr) throw std::logic_error("sim::Runtime::run is not reentrant");
   strategy_ = &strategy;
+  const bool faults = strategy.explore_faults();
+  spurious_wakeups_on_ = options_.spurious_wakeups || (faults && options_.offer_spurious_wakeups);
+  spurious_cas_failures_on_ =
+      options_.spurious_cas_failures || (faults && options_.offer_spurious_cas_failures);
   epoch_ = next_epoch();
   steps_ = 0;
   aborting_ = false;

@@ -32,6 +32,11 @@ struct Options {
   bool spurious_wakeups = false;
   /// compare_exchange_weak may fail spuriously (asked only when it would succeed).
   bool spurious_cas_failures = false;
+  /// Executions whose strategy explores faults (Strategy::explore_faults) get spurious
+  /// wake-ups, and weak-CAS failures, as if the two switches above were on. Set by a cell whose
+  /// family and primitive allow them (scenarios/sim_execution.cpp).
+  bool offer_spurious_wakeups = false;
+  bool offer_spurious_cas_failures = false;
   /// A pool worker may take any queued item, not only the oldest.
   bool delay_posted_work = false;
   /// Simulated thread-pool workers behind Sim::post / resume_on_signal (created lazily).

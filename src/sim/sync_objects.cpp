@@ -24,7 +24,7 @@ void Engine::wait_on_address(const void* obj, bool equal, std::string values,
     step(Kind::atomic, obj, "wait_on_address", std::move(values), loc, Point::unwind);
     return;
   }
-  if (inject(options_.spurious_wakeups)) {
+  if (inject(spurious_wakeups_on_)) {
     if (tracing_) values += ", spurious";
     step(Kind::atomic, obj, "wait_on_address", std::move(values), loc, Point::unwind);
     return;
@@ -103,7 +103,7 @@ void Engine::park(parker& p, const source_location& loc) {
     step(Kind::parker, &p, "park", tracing_ ? "permit" : "", loc);
     return;
   }
-  if (inject(options_.spurious_wakeups)) {
+  if (inject(spurious_wakeups_on_)) {
     step(Kind::parker, &p, "park", tracing_ ? "spurious" : "", loc);
     return;
   }
