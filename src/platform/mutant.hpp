@@ -47,7 +47,6 @@ inline int coverage_fd() {
   // NOLINTNEXTLINE(concurrency-mt-unsafe): read once, as above.
   const char* path = std::getenv("SYNCSTRESS_MUTANT_COVERAGE");
   if (path == nullptr || *path == '\0') return -1;
-  // NOLINTNEXTLINE(cppcoreguidelines-pro-type-vararg): open(2) is variadic.
   return ::open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 }
 
