@@ -46,8 +46,15 @@ std::string_view to_string(Mode mode);
 /// Claim names as they appear in reports: "mutual_exclusion", "fifo_handoff", ...
 std::string_view to_string(Claim claim);
 
-/// Every primitive of SYNCSTRESS_PRIMITIVES, in list order (defined in src/catalog.cpp).
+/// Every primitive of SYNCSTRESS_PRIMITIVES, in list order, then those a tool registered with
+/// register_extra_primitives (defined in src/catalog.cpp).
 std::span<const PrimitiveInfo> all_primitives();
+
+/// Adds primitives beyond SYNCSTRESS_PRIMITIVES to all_primitives(): a tool built with
+/// syncstress_add_tool (cmake/syncstress_add_tool.cmake) does so from a static initializer,
+/// before main, so before anyone reads the catalogue. `rows` must outlive the program.
+/// Returns true, so that it can initialize a constant.
+bool register_extra_primitives(std::span<const PrimitiveInfo> rows);
 
 }  // namespace syncstress
 

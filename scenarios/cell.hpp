@@ -18,4 +18,11 @@ namespace syncstress::scenarios {
 /// if no such primitive exists. Defined in scenarios/bind.cpp, which expands the catalogue.
 std::optional<Body> bind(Family family, std::string_view primitive, std::uint32_t claims);
 
+/// What bind asks about a primitive that is not in the catalogue's list: the binder of a tool
+/// built with syncstress_add_tool (scenarios/extra/register_sim.cpp), nullopt if not its own.
+using ExtraBinder = std::optional<Body> (*)(Family family, std::string_view primitive,
+                                            std::uint32_t claims);
+/// Adds `binder` to those bind asks; from a static initializer, before main. Returns true.
+bool register_extra_binder(ExtraBinder binder);
+
 }  // namespace syncstress::scenarios

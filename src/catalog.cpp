@@ -1,6 +1,8 @@
 // The primitive catalogue as data, for `syncstress list primitives` and the reports.
 #include "primitives/catalog.hpp"
 
+#include <vector>
+
 namespace syncstress {
 
 std::string_view to_string(Kind kind) {
@@ -45,10 +47,26 @@ namespace {
 constexpr PrimitiveInfo kNone{"", Kind::mutex, Mode::sync, "", 0, ""};
 constexpr PrimitiveInfo kRows[] = {SYNCSTRESS_PRIMITIVES(SYNCSTRESS_INFO_ROW) kNone};
 #undef SYNCSTRESS_INFO_ROW
+
+std::vector<std::span<const PrimitiveInfo>>& extra_rows() {
+  static std::vector<std::span<const PrimitiveInfo>> rows;
+  return rows;
+}
 }  // namespace
 
+bool register_extra_primitives(std::span<const PrimitiveInfo> rows) {
+  extra_rows().push_back(rows);
+  return true;
+}
+
 std::span<const PrimitiveInfo> all_primitives() {
-  return std::span<const PrimitiveInfo>(kRows, std::size(kRows) - 1);  // minus the sentinel
+  // Built on first use, after every static initializer has registered its rows.
+  static const std::vector<PrimitiveInfo> rows = [] {
+    std::vector<PrimitiveInfo> out(kRows, kRows + std::size(kRows) - 1);  // minus the sentinel
+    for (const auto extra : extra_rows()) out.insert(out.end(), extra.begin(), extra.end());
+    return out;
+  }();
+  return rows;
 }
 
 }  // namespace syncstress

@@ -45,6 +45,23 @@
 #include "util/concat.hpp"
 
 namespace syncstress::relacy_main {
+
+namespace {
+std::vector<ExtraAdder>& extra_adders() {
+  static std::vector<ExtraAdder> adders;
+  return adders;
+}
+}  // namespace
+
+bool register_extra_adder(ExtraAdder adder) {
+  extra_adders().push_back(adder);
+  return true;
+}
+
+void add_extras(std::map<std::string, Entry>& out) {
+  for (const ExtraAdder adder : extra_adders()) adder(out);
+}
+
 namespace {
 
 const std::map<std::string, Entry>& registry() {
@@ -56,6 +73,7 @@ const std::map<std::string, Entry>& registry() {
     add_primitives<Kind::event>(out);
     add_primitives<Kind::work_queue>(out);
     add_planted(out);
+    add_extras(out);
     return out;
   }();
   return table;

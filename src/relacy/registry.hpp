@@ -398,6 +398,14 @@ void add_primitives(std::map<std::string, Entry>& out);
 /// Adds the planted-bug primitives of the tests (relacy/planted.cpp).
 void add_planted(std::map<std::string, Entry>& out);
 
+/// Adds the extra primitives of a tool built with syncstress_add_tool
+/// (relacy/extra/register_relacy.cpp); main.cpp runs every one registered.
+using ExtraAdder = void (*)(std::map<std::string, Entry>& out);
+/// Registers `adder`, from a static initializer, before main. Returns true.
+bool register_extra_adder(ExtraAdder adder);
+/// Runs every registered adder (relacy/main.cpp).
+void add_extras(std::map<std::string, Entry>& out);
+
 }  // namespace syncstress::relacy_main
 
 // The members of Relacy's tree searches that tree_guard.hpp replaces, for the schedulers of the

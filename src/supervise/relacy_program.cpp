@@ -97,7 +97,10 @@ std::filesystem::path executable() {
   }
   std::error_code ec;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return (ec ? std::filesystem::path(".") : self.parent_path()) / "syncstress-relacy";
+  // Its twin: syncstress-relacy beside syncstress, NAME-relacy beside a tool NAME built with
+  // syncstress_add_tool (cmake/syncstress_add_tool.cmake), which knows that tool's primitives.
+  if (ec) return "./syncstress-relacy";
+  return self.parent_path() / (self.filename().string() + "-relacy");
 }
 
 const std::map<std::string, std::set<std::string>>& supported() {
@@ -105,8 +108,8 @@ const std::map<std::string, std::set<std::string>>& supported() {
     const auto path = executable();
     if (!std::filesystem::exists(path)) {
       throw UsageError("the relacy-* schedules need " + path.string() +
-                       ", which is not built: run scripts/setup (or build the target "
-                       "syncstress-relacy)");
+                       ", which is not built: run scripts/setup (or build the target " +
+                       path.filename().string() + ")");
     }
     std::string error;
     const json rows = ask({"list"}, 60, error);

@@ -38,7 +38,8 @@ struct CellSpec {
   double timeout_seconds = 600;
 };
 
-/// The executable: $SYNCSTRESS_RELACY if set, else syncstress-relacy beside this executable.
+/// The executable: $SYNCSTRESS_RELACY if set, else NAME-relacy beside this executable NAME
+/// (syncstress-relacy beside syncstress).
 std::filesystem::path executable();
 
 /// The families each primitive runs under on Relacy, by primitive name, as

@@ -1,0 +1,66 @@
+// The extra primitives of a tool built with syncstress_add_tool (cmake/syncstress_add_tool.cmake):
+// their catalogue rows and their sim bodies, registered before main. Compiled only into such a
+// tool, with SYNCSTRESS_EXTRA_PRIMITIVES_HEADER naming a header that defines the templates and
+// SYNCSTRESS_EXTRA_PRIMITIVES(X), a list of the same shape as SYNCSTRESS_PRIMITIVES
+// (primitives/catalog.hpp): X(template, kind, mode, source, claims, summary), each template
+// visible from namespace syncstress. Only these primitives are instantiated here; the built-in
+// ones come from the libraries, so a tool costs a few small compiles, not the catalogue's.
+#ifndef SYNCSTRESS_EXTRA_PRIMITIVES_HEADER
+#error "SYNCSTRESS_EXTRA_PRIMITIVES_HEADER names the extra primitives' header (syncstress_add_tool)"
+#endif
+
+#include <string_view>
+
+#include SYNCSTRESS_EXTRA_PRIMITIVES_HEADER
+#include "primitives/all.hpp"
+#include "primitives/catalog.hpp"
+#include "scenarios/bind_body.hpp"
+#include "scenarios/cell.hpp"
+#include "scenarios/on_sim.hpp"
+
+#ifndef SYNCSTRESS_EXTRA_PRIMITIVES
+#error \
+    "the header SYNCSTRESS_EXTRA_PRIMITIVES_HEADER names must define SYNCSTRESS_EXTRA_PRIMITIVES(X)"
+#endif
+
+namespace syncstress::scenarios {
+namespace {
+
+#define SYNCSTRESS_EXTRA_ROW(tmpl, kind, mode, source, claims, summary) \
+  PrimitiveInfo{#tmpl, kind, mode, source, claims, summary},
+constexpr PrimitiveInfo kExtraRows[] = {SYNCSTRESS_EXTRA_PRIMITIVES(SYNCSTRESS_EXTRA_ROW)};
+#undef SYNCSTRESS_EXTRA_ROW
+
+#define SYNCSTRESS_NAME(tmpl, kind, mode, source, claims, summary) std::string_view(#tmpl),
+constexpr std::string_view kBuiltinNames[] = {SYNCSTRESS_PRIMITIVES(SYNCSTRESS_NAME)};
+#undef SYNCSTRESS_NAME
+
+/// Every name once: among the extras, and none a built-in primitive's.
+constexpr bool names_are_unique() {
+  for (std::size_t i = 0; i < std::size(kExtraRows); ++i) {
+    for (const auto builtin : kBuiltinNames) {
+      if (kExtraRows[i].name == builtin) return false;
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (kExtraRows[i].name == kExtraRows[j].name) return false;
+    }
+  }
+  return true;
+}
+static_assert(names_are_unique(),
+              "SYNCSTRESS_EXTRA_PRIMITIVES names a primitive twice, or one of the built-in ones "
+              "(syncstress list primitives): rename it");
+
+std::optional<Body> bind_extra(Family family, std::string_view primitive, std::uint32_t claims) {
+#define SYNCSTRESS_BIND(tmpl, kind, mode, source, claim_bits, summary) \
+  if (primitive == #tmpl) return bind_body<Sim, tmpl, kind, mode>(family, claims);
+  SYNCSTRESS_EXTRA_PRIMITIVES(SYNCSTRESS_BIND)
+#undef SYNCSTRESS_BIND
+  return std::nullopt;
+}
+
+[[maybe_unused]] const bool kRegistered =
+    register_extra_primitives(kExtraRows) && register_extra_binder(bind_extra);
+
+}  // namespace
+}  // namespace syncstress::scenarios
