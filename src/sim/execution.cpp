@@ -106,6 +106,8 @@ ThreadId Engine::new_thread(std::function<void()> fn, bool worker) {
   t.wait_obj = nullptr;
   t.handed = false;
   t.abort_ops = 0;
+  t.unwind_base = 0;
+  t.resumed_in_teardown = false;
   t.stack = stacks_.acquire();
   make_fiber(t.ctx, t.stack, &Engine::fiber_entry);
   if (!worker) ++live_user_threads_;

@@ -31,7 +31,7 @@ void Engine::worker_loop() {
     PoolItem item = queue_[i];
     queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(i));
     if (FrameRecord* f = frame(item.handle.address())) f->queued = false;
-    if (before_resume(item.handle, item.loc)) item.handle.resume();
+    resume(item.handle, item.loc);
     if (aborting_) abort_point();
   }
 }

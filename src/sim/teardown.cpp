@@ -52,7 +52,7 @@ void Engine::abort_point() {
   Thread* t = current_;
   if (t == nullptr || !tearing_down_) return;
   if (++t->abort_ops > kAbortOpBudget) abandon(*t);
-  if (std::uncaught_exceptions() == 0) throw Unwind{};
+  if (std::uncaught_exceptions() == t->unwind_base) throw Unwind{};
 }
 
 void Engine::abandon(Thread& t) {
