@@ -11,23 +11,25 @@
 //
 // Teardown (an execution that ended early): the engine enters aborting mode, where no
 // operation schedules and blocking operations return at once. The unfinished fibers are then
-// resumed in turn from the host, and a fiber's next unwind point throws
+// resumed in turn from the host, pool workers first, and a fiber's next unwind point throws
 // detail::Unwind (not derived from std::exception) when no other exception is in flight,
 // unwinding its stack to the fiber's entry so destructors run and nothing leaks. Operations
 // called from destructors during that unwinding do not throw.
 //
-// A resumption (Sim::resume) made in teardown, or under way when the execution ended at its
-// step, runs its coroutine: a primitive that took a waiter off its queue to resume it counts on
-// the waiter leaving its wait before its frame dies (the frame's awaiter would otherwise unlink
-// its node from a list that is gone with its releaser's stack frame). The coroutine runs only
-// until its first operation, plain ones included, which throws Unwind (outside destructors):
-// its awaiter's await_resume runs, little else does (a primitive's noexcept code that an
-// Unwind would meet comes after an operation, at its next wait). An Unwind raised in a
-// coroutine stops at its resumption, which returns normally: resumptions never throw, because
-// task.hpp calls them from noexcept awaiters. Resumptions of destroyed, finished or queued
-// frames, of frames that never ran (they wait in nothing: their first operation would only be
-// an Unwind, often inside a primitive's noexcept claim), posts and resume_on_signal run
-// nothing in teardown, but count as operations for the budget below.
+// A resumption (Sim::resume, a post) made in teardown, or under way when the execution ended
+// at its step, runs its coroutine: a primitive that took a waiter off its queue to resume it
+// counts on the waiter leaving its wait before its frame dies (the frame's awaiter would
+// otherwise unlink its node from a list that is gone with its releaser's stack frame). The
+// coroutine runs only until its first operation, plain ones included, which throws Unwind
+// (outside destructors): its awaiter's await_resume runs, little else does (a primitive's
+// noexcept code that an Unwind would meet comes after an operation, at its next wait). An
+// Unwind raised in a coroutine stops at its resumption, which returns normally: resumptions
+// never throw, because task.hpp calls them from noexcept awaiters. The workers go first so
+// that the coroutines still queued for the pool run while the objects on the user threads'
+// stacks are alive; a post made later runs its coroutine at once. Resumptions of destroyed,
+// finished or queued frames, of frames that never ran (they wait in nothing: their first
+// operation would only be an Unwind, often inside a primitive's noexcept claim), and
+// resume_on_signal, run nothing in teardown, but count as operations for the budget below.
 //
 // Two cases cannot be unwound and are abandoned instead (the fiber is never resumed, its
 // stack is reused, what its frames owned leaks; counted in ExecutionResult::abandoned_fibers):
@@ -251,6 +253,7 @@ class Engine {
   void budget_point();
   [[noreturn]] void abandon(Thread& t);
   void teardown();
+  void tear_down(Thread& t);
   ThreadId new_thread(std::function<void()> fn, bool worker);
   void make_runnable(Thread& t);
   void make_blocked(Thread& t);

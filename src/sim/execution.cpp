@@ -132,7 +132,8 @@ void Engine::fiber_entry(ctx::transfer_t transfer) {
 void Engine::thread_main(Thread& self) {
   self.started = true;
   std::exception_ptr error;
-  if (!aborting_) {
+  // A worker first started by teardown still runs what is queued (see Engine::teardown).
+  if (!aborting_ || self.worker) {
     try {
       if (self.worker) {
         worker_loop();
