@@ -68,7 +68,7 @@ TEST(SimFrames, ResumeAfterDestroyIsCaughtWithItsLineAndNotCalled) {
 
 // A library loop that resumes waiters until its list runs out, round a list a bug made cyclic:
 // the first resumption of the destroyed frame ends the execution, and in the teardown that
-// follows resumptions neither run nor schedule. The loop must spend the teardown's budget and
+// follows its resumptions neither run nor schedule. The loop must spend the teardown's budget and
 // be abandoned, so the finding is reported; before, it spun forever (mutex_part7 under
 // cancellation-during-resume, seed 17: a `hang` with no trace instead of resume-after-destroy).
 TEST(SimFrames, ALoopOfResumptionsDuringTeardownIsAbandonedAndTheFindingReported) {

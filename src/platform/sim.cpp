@@ -49,9 +49,7 @@ void Sim::node_deallocate(void* p, std::size_t n) {
 }
 
 void Sim::resume(std::coroutine_handle<> h, source_location loc) {
-  if (Engine* e = t_engine) {
-    if (!e->before_resume(h, loc)) return;
-  }
+  if (Engine* e = t_engine) return e->resume(h, loc);
   h.resume();
 }
 

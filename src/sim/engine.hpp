@@ -10,18 +10,33 @@
 // where), so a wake scans threads in id order: deterministic, and thread counts are small.
 //
 // Teardown (an execution that ended early): the engine enters aborting mode, where no
-// operation schedules and blocking operations return at once. Each unfinished fiber is then
-// resumed in turn from the host and its next operation throws detail::Unwind (not derived
-// from std::exception) when no other exception is in flight, unwinding its stack to the
-// fiber's entry so destructors run and nothing leaks. Operations called from destructors
-// during that unwinding do not throw. Resumptions (Sim::resume, post, resume_on_signal) never
-// throw, because task.hpp calls them from noexcept awaiters; in aborting mode they do not run
-// the coroutine, but count as operations for the budget below. Two cases cannot be unwound
-// and are abandoned instead (the fiber is never resumed, its stack is reused, what its frames
-// owned leaks; counted in ExecutionResult::abandoned_fibers): Unwind reaching a noexcept frame
-// (caught by a terminate handler installed during teardown), and a fiber that performs more
-// than kAbortOpBudget operations while being torn down (a destructor spinning forever, a
-// catch(...) that swallows Unwind in a loop, a loop of resumptions round a cyclic list).
+// operation schedules and blocking operations return at once. The unfinished fibers are then
+// resumed in turn from the host, pool workers first, and a fiber's next unwind point throws
+// detail::Unwind (not derived from std::exception) when no other exception is in flight,
+// unwinding its stack to the fiber's entry so destructors run and nothing leaks. Operations
+// called from destructors during that unwinding do not throw.
+//
+// A resumption (Sim::resume, a post) made in teardown, or under way when the execution ended
+// at its step, runs its coroutine: a primitive that took a waiter off its queue to resume it
+// counts on the waiter leaving its wait before its frame dies (the frame's awaiter would
+// otherwise unlink its node from a list that is gone with its releaser's stack frame). The
+// coroutine runs only until its first operation, plain ones included, which throws Unwind
+// (outside destructors): its awaiter's await_resume runs, little else does (a primitive's
+// noexcept code that an Unwind would meet comes after an operation, at its next wait). An
+// Unwind raised in a coroutine stops at its resumption, which returns normally: resumptions
+// never throw, because task.hpp calls them from noexcept awaiters. The workers go first so
+// that the coroutines still queued for the pool run while the objects on the user threads'
+// stacks are alive; a post made later runs its coroutine at once. Resumptions of destroyed,
+// finished or queued frames, of frames that never ran (they wait in nothing: their first
+// operation would only be an Unwind, often inside a primitive's noexcept claim), and
+// resume_on_signal, run nothing in teardown, but count as operations for the budget below.
+//
+// Two cases cannot be unwound and are abandoned instead (the fiber is never resumed, its
+// stack is reused, what its frames owned leaks; counted in ExecutionResult::abandoned_fibers):
+// Unwind reaching a noexcept frame (caught by a terminate handler installed during teardown),
+// and a fiber that performs more than kAbortOpBudget operations while being torn down (a
+// destructor spinning forever, a catch(...) that swallows Unwind in a loop, a loop of
+// resumptions round a cyclic list).
 #pragma once
 
 #include <array>
@@ -97,6 +112,13 @@ struct Thread {
   /// A setter handed this waiter the signal (events): its wait returns without re-checking.
   bool handed = false;
   unsigned abort_ops = 0;
+  /// std::uncaught_exceptions() where the innermost resumption running on this fiber began
+  /// (0 outside one): an unwind point throws only at that count, so a coroutine resumed by a
+  /// destructor during unwinding still unwinds, and the Unwind stops at its resumption.
+  int unwind_base = 0;
+  /// The innermost resumption running on this fiber began in teardown: every operation is an
+  /// unwind point (see the file comment).
+  bool resumed_in_teardown = false;
 };
 
 /// A posted coroutine waiting for a pool worker.
@@ -119,6 +141,7 @@ struct FrameRecord {
   bool destroyed = false;
   bool queued = false;     // posted, not yet taken by a worker
   bool pool_wait = false;  // registered with resume_on_signal, not yet signaled
+  bool started = false;    // resumed before (so it may be suspended in some primitive's wait)
   ThreadId creator = 0;
   std::uint64_t created_step = 0;
   source_location last_loc;  // last resume / post / registration
@@ -193,9 +216,10 @@ class Engine {
   void post(std::coroutine_handle<> h, const source_location& loc);
   void resume_on_signal(auto_reset_event& ev, std::coroutine_handle<> h,
                         const source_location& loc);
-  /// The scheduling point and frame checks before Sim::resume calls h.resume(); false means
-  /// do not resume (misuse reported, or teardown).
-  bool before_resume(std::coroutine_handle<> h, const source_location& loc);
+  /// Sim::resume: the scheduling point and frame checks, then h.resume() on this thread.
+  /// Misuse is reported instead of resumed; in teardown the coroutine runs until its first
+  /// operation (see the file comment). Never throws Unwind.
+  void resume(std::coroutine_handle<> h, const source_location& loc);
   void frame_created(void* address);
   void frame_destroyed(void* address);
   void quarantine(void* p) { quarantine_.push_back(p); }
@@ -233,12 +257,19 @@ class Engine {
   void budget_point();
   [[noreturn]] void abandon(Thread& t);
   void teardown();
+  void tear_down(Thread& t);
   ThreadId new_thread(std::function<void()> fn, bool worker);
   void make_runnable(Thread& t);
   void make_blocked(Thread& t);
   void collect_waiters(const void* obj, Wait wait);
   void wake(Thread& t, bool handed);
   void enqueue(std::coroutine_handle<> h, const source_location& loc);
+  /// Teardown: whether h may still run (not a destroyed, finished or queued frame, nor one that
+  /// never ran, and not on the host).
+  bool runnable_in_teardown(std::coroutine_handle<> h);
+  /// h.resume(); an Unwind raised inside stops here (the coroutine is left at its final
+  /// suspension point).
+  void run_coroutine(std::coroutine_handle<> h);
   FrameRecord* frame(void* address);
   std::string frame_name(const FrameRecord& f) const;
   void check_frames_at_end();

@@ -110,6 +110,8 @@ ThreadId Engine::new_thread(std::function<void()> fn, bool worker) {
   t.wait_obj = nullptr;
   t.handed = false;
   t.abort_ops = 0;
+  t.unwind_base = 0;
+  t.resumed_in_teardown = false;
   t.stack = stacks_.acquire();
   make_fiber(t.ctx, t.stack, &Engine::fiber_entry);
   if (!worker) ++live_user_threads_;
@@ -134,7 +136,8 @@ void Engine::fiber_entry(ctx::transfer_t transfer) {
 void Engine::thread_main(Thread& self) {
   self.started = true;
   std::exception_ptr error;
-  if (!aborting_) {
+  // A worker first started by teardown still runs what is queued (see Engine::teardown).
+  if (!aborting_ || self.worker) {
     try {
       if (self.worker) {
         worker_loop();

@@ -22,8 +22,11 @@ void Engine::enqueue(std::coroutine_handle<> h, const source_location& loc) {
 void Engine::worker_loop() {
   for (;;) {
     if (queue_.empty()) {
-      if (!block(Kind::pool, &queue_, Wait::pool, "pool_wait", {}, std::source_location::current()))
-        return;
+      // In teardown the wait below returns at once, so that the worker runs what is left in the
+      // queue; once it is empty the worker is done (a post made now runs at its poster).
+      if (aborting_) return;
+      block(Kind::pool, &queue_, Wait::pool, "pool_wait", {}, std::source_location::current(), -1,
+            /*may_unwind=*/false);
       continue;
     }
     const std::size_t i =
@@ -31,14 +34,16 @@ void Engine::worker_loop() {
     PoolItem item = queue_[i];
     queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(i));
     if (FrameRecord* f = frame(item.handle.address())) f->queued = false;
-    if (before_resume(item.handle, item.loc)) item.handle.resume();
-    if (aborting_) abort_point();
+    // In teardown too: whoever posted the coroutine has let go of it (see engine.hpp).
+    resume(item.handle, item.loc);
   }
 }
 
 void Engine::post(std::coroutine_handle<> h, const source_location& loc) {
-  if (aborting_) {  // teardown: coroutines no longer run; a loop of posts spends the budget
+  // Teardown: it runs here, as the workers may be gone; a loop of posts spends the budget.
+  if (aborting_) {
     budget_point();
+    if (runnable_in_teardown(h)) run_coroutine(h);
     return;
   }
   if (FrameRecord* f = frame(h.address())) {
@@ -65,7 +70,9 @@ void Engine::resume_on_signal(auto_reset_event& ev, std::coroutine_handle<> h,
                               const source_location& loc) {
   bool& signaled = ev.signaled_;
   const void* event = &ev;
-  if (aborting_) {  // teardown: as post
+  // Teardown: no set hands a signal to a registration any more, and a frame no primitive holds
+  // may stay suspended until its owner destroys it; a loop of these spends the budget.
+  if (aborting_) {
     budget_point();
     return;
   }

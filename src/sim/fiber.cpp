@@ -33,6 +33,13 @@ std::size_t page_size() {
 
 StackPool::~StackPool() {
   for (const Stack& s : all_) {
+#ifdef SYNCSTRESS_ASAN
+    // As in acquire(): the frames of a fiber that was abandoned, or that ended by switching
+    // away, never returned, so their redzones are still poisoned. ASan keeps that poison past
+    // munmap, and the next stack mapped at this address (another runtime's) would inherit it:
+    // its frames' locals would read as redzones.
+    __asan_unpoison_memory_region(s.bottom, s.size);
+#endif
     munmap(static_cast<char*>(s.bottom) - page_size(), s.size + page_size());
   }
 }

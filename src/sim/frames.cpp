@@ -2,6 +2,7 @@
 // finished frame, destroying a queued one and frames left suspended at the end are violations.
 #include <coroutine>
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <utility>
 
@@ -44,49 +45,75 @@ void Engine::frame_destroyed(void* address) {
   }
 }
 
-bool Engine::before_resume(std::coroutine_handle<> h, const source_location& loc) {
-  // Teardown: nothing runs, but a loop of resumptions (round a list a bug made cyclic) must
-  // still spend the fiber's budget, or it never ends and the finding is never reported.
-  if (aborting_) {
-    budget_point();
-    return false;
+void Engine::resume(std::coroutine_handle<> h, const source_location& loc) {
+  if (!aborting_) {
+    FrameRecord* f = frame(h.address());
+    ++steps_;
+    if (tracing_) {
+      TraceEntry& e = result_.trace.emplace_back();
+      e.step = steps_;
+      e.thread = current_id();
+      e.op = "resume";
+      e.object = f ? frame_name(*f) : "coroutine";
+      e.file = loc.file_name();
+      e.line = loc.line();
+    }
+    decide(false);
+    if (!aborting_) {
+      f = frame(h.address());  // the state may have changed while others ran
+      if (f != nullptr) {
+        if (f->destroyed) {
+          violation(Outcome::frame_misuse, "resume-after-destroy",
+                    "resume of " + frame_name(*f) + ", which was destroyed", &loc);
+          return;
+        }
+        if (f->queued || f->pool_wait) {
+          violation(Outcome::frame_misuse, "double-resume",
+                    "resume of " + frame_name(*f) + ", which is queued for resumption", &loc);
+          return;
+        }
+        if (h.done()) {
+          violation(Outcome::frame_misuse, "double-resume",
+                    "resume of " + frame_name(*f) + ", which already finished", &loc);
+          return;
+        }
+        f->last_loc = loc;
+        f->has_loc = true;
+        f->started = true;
+      }
+      run_coroutine(h);
+      return;
+    }
+    // The execution ended at this resumption's step: it was taken, so the resumption
+    // completes, in teardown (the releaser has already let go of the waiter).
   }
-  FrameRecord* f = frame(h.address());
-  ++steps_;
-  if (tracing_) {
-    TraceEntry& e = result_.trace.emplace_back();
-    e.step = steps_;
-    e.thread = current_id();
-    e.op = "resume";
-    e.object = f ? frame_name(*f) : "coroutine";
-    e.file = loc.file_name();
-    e.line = loc.line();
+  // Teardown: a loop of resumptions (round a list a bug made cyclic) must spend the fiber's
+  // budget, or it never ends and the finding is never reported.
+  budget_point();
+  if (runnable_in_teardown(h)) run_coroutine(h);
+}
+
+bool Engine::runnable_in_teardown(std::coroutine_handle<> h) {
+  if (current_ == nullptr) return false;  // on the host: nothing runs there
+  const FrameRecord* f = frame(h.address());
+  if (f == nullptr) return true;  // not a task<Sim>: nothing to check it against
+  return f->started && !f->destroyed && !f->queued && !f->pool_wait && !h.done();
+}
+
+void Engine::run_coroutine(std::coroutine_handle<> h) {
+  Thread& self = *current_;
+  const int outer_base = self.unwind_base;
+  const bool outer_in_teardown = self.resumed_in_teardown;
+  self.unwind_base = std::uncaught_exceptions();
+  self.resumed_in_teardown = aborting_;
+  try {
+    h.resume();
+  } catch (const Unwind&) {
+    // Teardown unwound the coroutine (and any it resumed) to its final suspension point; its
+    // resumer runs on to an unwind point of its own.
   }
-  decide(false);
-  if (aborting_) {
-    budget_point();
-    return false;
-  }
-  f = frame(h.address());  // the state may have changed while others ran
-  if (f == nullptr) return true;
-  if (f->destroyed) {
-    violation(Outcome::frame_misuse, "resume-after-destroy",
-              "resume of " + frame_name(*f) + ", which was destroyed", &loc);
-    return false;
-  }
-  if (f->queued || f->pool_wait) {
-    violation(Outcome::frame_misuse, "double-resume",
-              "resume of " + frame_name(*f) + ", which is queued for resumption", &loc);
-    return false;
-  }
-  if (h.done()) {
-    violation(Outcome::frame_misuse, "double-resume",
-              "resume of " + frame_name(*f) + ", which already finished", &loc);
-    return false;
-  }
-  f->last_loc = loc;
-  f->has_loc = true;
-  return true;
+  self.unwind_base = outer_base;
+  self.resumed_in_teardown = outer_in_teardown;
 }
 
 void Engine::check_frames_at_end() {

@@ -45,7 +45,8 @@ void Engine::record(Kind kind, const void* obj, std::string_view op, std::string
 void Engine::step(Kind kind, const void* obj, std::string_view op, std::string values,
                   const source_location& loc, Point point) {
   if (aborting_) {
-    if (point == Point::plain) {
+    // A coroutine resumed in teardown stops at its first operation (see engine.hpp).
+    if (point == Point::plain && (current_ == nullptr || !current_->resumed_in_teardown)) {
       budget_point();
     } else {
       abort_point();

@@ -18,28 +18,37 @@ std::terminate_handler g_previous_terminate = nullptr;
 void Engine::teardown() {
   tearing_down_ = true;
   g_previous_terminate = std::set_terminate(&Engine::on_terminate);
-  // Children before parents: a thread's objects (the scenario's context, the primitive, the
-  // coroutine frames it owns) usually live on the stack of the thread that spawned it, and a
-  // fiber resumed here runs normal code up to its next unwind point. Unwinding main first
+  // Pool workers first: they run what is still queued for the pool (its posters have let go
+  // of those coroutines, see engine.hpp), and those coroutines use objects that live on the
+  // user threads' stacks.
+  for (std::uint32_t i = 0; i < thread_count_; ++i) {
+    if (threads_[i]->worker) tear_down(*threads_[i]);
+  }
+  // Then children before parents: a thread's objects (the scenario's context, the primitive,
+  // the coroutine frames it owns) usually live on the stack of the thread that spawned it, and
+  // a fiber resumed here runs normal code up to its next unwind point. Unwinding main first
   // would let the others run on freed objects. Threads spawned while unwinding never run;
   // the second pass marks them finished.
   const std::uint32_t spawned = thread_count_;
   for (std::uint32_t n = 0; n < thread_count_; ++n) {
-    const std::uint32_t i = n < spawned ? spawned - 1 - n : n;
-    Thread& t = *threads_[i];
-    if (t.state == State::finished) continue;
-    if (!t.started) {
-      t.state = State::finished;
-      t.fn = nullptr;  // destroyed on the host: its destructors' operations do nothing
-      continue;
-    }
-    t.abort_ops = 0;
-    current_ = &t;
-    switch_context(host_, t.ctx);
-    current_ = nullptr;
+    tear_down(*threads_[n < spawned ? spawned - 1 - n : n]);
   }
   std::set_terminate(g_previous_terminate);
   tearing_down_ = false;
+}
+
+void Engine::tear_down(Thread& t) {
+  if (t.state == State::finished) return;
+  // A worker that never ran is still needed when work is queued.
+  if (!t.started && (!t.worker || queue_.empty())) {
+    t.state = State::finished;
+    t.fn = nullptr;  // destroyed on the host: its destructors' operations do nothing
+    return;
+  }
+  t.abort_ops = 0;
+  current_ = &t;
+  switch_context(host_, t.ctx);
+  current_ = nullptr;
 }
 
 void Engine::budget_point() {
@@ -52,7 +61,7 @@ void Engine::abort_point() {
   Thread* t = current_;
   if (t == nullptr || !tearing_down_) return;
   if (++t->abort_ops > kAbortOpBudget) abandon(*t);
-  if (std::uncaught_exceptions() == 0) throw Unwind{};
+  if (std::uncaught_exceptions() == t->unwind_base) throw Unwind{};
 }
 
 void Engine::abandon(Thread& t) {
