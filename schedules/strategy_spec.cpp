@@ -35,7 +35,10 @@ std::string describe(const StrategySpec& spec) {
     // Its strategies describe the member of their current execution; the cell names the whole.
     std::string out = sim.name;
     for (const auto& [key, value] : sim.params) {
-      out += (out.size() == sim.name.size() ? ":" : ",") + key + "=" + value;
+      out += out.size() == sim.name.size() ? ':' : ',';
+      out += key;
+      out += '=';
+      out += value;
     }
     return out;
   }
