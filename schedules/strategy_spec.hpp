@@ -46,8 +46,8 @@ StrategySpec make_strategy_spec(std::string_view name, const StrategyParams& par
 std::string describe(const StrategySpec& spec);
 
 /// Whether `spec` takes a seed: portfolio, random and pct (the first execution's),
-/// relacy-random (its first iteration). The searches (exhaustive, relacy-bound, relacy-full) and round-robin run
-/// the same executions whatever the seed.
+/// relacy-random (its first iteration). The searches (exhaustive, relacy-bound, relacy-full) and
+/// round-robin run the same executions whatever the seed.
 bool takes_seed(const StrategySpec& spec);
 
 /// The strategies that take a seed, comma-separated in catalogue order: "random, pct, ...".
