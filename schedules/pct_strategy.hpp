@@ -59,8 +59,6 @@ class PctStrategy final : public Strategy {
   std::uint64_t execution_seed() const override { return execution_seed_; }
   /// As constructed.
   bool explore_faults() const override { return faults_; }
-  /// Scheduling decisions taken so far in the current execution.
-  std::uint64_t steps() const { return steps_; }
 
   /// The change points of the current execution, ascending, each in [1, k].
   const std::vector<std::uint64_t>& change_points() const { return change_points_; }

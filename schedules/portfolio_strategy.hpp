@@ -52,9 +52,6 @@ class PortfolioStrategy final : public Strategy {
   /// Whether the current member explores faults.
   bool explore_faults() const override;
 
-  /// Executions started so far.
-  std::uint64_t executions() const { return executions_; }
-
  private:
   std::uint64_t run_seed_;
   bool faults_;
