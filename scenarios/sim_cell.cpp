@@ -58,7 +58,8 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
   CellResult out = cell.identity();
   const auto inner = strategy.make(plan.seed);
   RecordingStrategy recorder(*inner);
-  out.schedule = recorder.describe();
+  // The cell's strategy as given (a portfolio names itself, not its first member).
+  out.schedule = describe(StrategySpec{strategy});
 
   Metrics metrics;
   const auto start = std::chrono::steady_clock::now();
