@@ -1,5 +1,6 @@
 // A cell: one (preset, primitive) pair bound to code. The scenario family's body, instantiated
-// for the primitive's template on Sim, with the parameters resolved.
+// for the primitive's template on Sim (or on Real, for stress mode), with the parameters
+// resolved.
 #pragma once
 
 #include <cstdint>
@@ -24,5 +25,11 @@ using ExtraBinder = std::optional<Body> (*)(Family family, std::string_view prim
                                             std::uint32_t claims);
 /// Adds `binder` to those bind asks; from a static initializer, before main. Returns true.
 bool register_extra_binder(ExtraBinder binder);
+
+/// The same body on the real platform (OS threads), for stress mode; nullopt if no such
+/// primitive exists. Defined in scenarios/bind_real.cpp.
+std::optional<Body> bind_real(Family family, std::string_view primitive, std::uint32_t claims);
+/// Adds a tool's own binder on real, as register_extra_binder does on sim. Returns true.
+bool register_extra_real_binder(ExtraBinder binder);
 
 }  // namespace syncstress::scenarios

@@ -32,6 +32,7 @@ struct ActorStats {
   std::uint64_t bypassed = 0;        ///< acquisitions by later arrivals while this one waited
   std::uint64_t max_bypassed = 0;    ///< the most bypasses suffered in a single wait
   std::vector<std::uint64_t> waits;  ///< clock ticks from arrival to acquisition, one per wait
+  bool victim = false;               ///< a starvation victim (a writer, the lone actor)
 };
 
 /// What one execution observed, beyond what the platform reports. Filled by the family body,

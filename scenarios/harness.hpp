@@ -47,8 +47,33 @@ namespace syncstress::scenarios {
 ///                                                   a claimed property broke: end the execution
 ///   static void retire(std::shared_ptr<void> state)  harness state that a finishing actor may
 ///                     still touch (its flag, its frame): keep it until the execution ends
+/// and, where the clock is a wall clock (real threads), optionally
+///   static std::uint64_t settle_delay();            how long after its arrival a thread blocking
+///                     in a sync primitive counts as queued (WaitBook; 0 when absent)
+///   static std::uint64_t victim_wait_bound();       the longest one wait of a starvation victim
+///                     may last before a claimed starvation freedom fails (0: none; absent: none)
 template <class P>
 struct HarnessHooks;
+
+/// HarnessHooks<P>::settle_delay(), or 0 where the platform has none.
+template <class P>
+std::uint64_t settle_delay() {
+  if constexpr (requires { HarnessHooks<P>::settle_delay(); }) {
+    return HarnessHooks<P>::settle_delay();
+  } else {
+    return 0;
+  }
+}
+
+/// HarnessHooks<P>::victim_wait_bound(), or 0 (no bound) where the platform has none.
+template <class P>
+std::uint64_t victim_wait_bound() {
+  if constexpr (requires { HarnessHooks<P>::victim_wait_bound(); }) {
+    return HarnessHooks<P>::victim_wait_bound();
+  } else {
+    return 0;
+  }
+}
 
 /// Checks one property: a claimed one records its Finding and ends the execution on the spot
 /// (so the counterexample's trace stops at the breach); an unclaimed one is only counted.
@@ -93,7 +118,9 @@ class Judge {
 /// returned with the coroutine suspended, i.e. queued. B is bypassed by A when A acquires while
 /// B, settled strictly before A arrived, still waits. A primitive whose doorway comes after a
 /// few steps (a failed fast path, then the queue) is thus not blamed for the order in which
-/// two waiters raced through that doorway.
+/// two waiters raced through that doorway. On real threads a thread may be preempted between
+/// its arrival and its doorway for as long as the kernel likes, so a sync waiter counts as
+/// settled only settle_delay() after it arrived.
 template <Platform P>
 class WaitBook {
  public:
@@ -109,7 +136,8 @@ class WaitBook {
   Ticket arrive(std::size_t actor, bool settled, bool victim = false) {
     const std::lock_guard<std::mutex> lock(mutex_);
     Ticket t{actor, HarnessHooks<P>::now(), ++serials_};
-    waiting_.push_back({t, 0, victim, settled ? t.arrival : kNotSettled});
+    if (victim) obs_.actors[actor].victim = true;
+    waiting_.push_back({t, 0, victim, settled ? t.arrival + settle_delay<P>() : kNotSettled});
     return t;
   }
 
@@ -142,6 +170,17 @@ class WaitBook {
     me.waits.push_back(HarnessHooks<P>::now() - t.arrival);
     std::erase_if(waiting_, [&](const Entry& e) { return e.ticket.serial == t.serial; });
     return passed;
+  }
+
+  /// The longest a still-waiting victim has waited so far, in clock ticks.
+  std::uint64_t longest_victim_wait() const {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    const auto now = HarnessHooks<P>::now();
+    std::uint64_t worst = 0;
+    for (const auto& w : waiting_) {
+      if (w.victim && now > w.ticket.arrival) worst = std::max(worst, now - w.ticket.arrival);
+    }
+    return worst;
   }
 
   /// The most bypasses any still-waiting victim has suffered in its current wait.

@@ -3,14 +3,17 @@
 // the threads (whoever runs the body reads Real::take_failures() afterwards).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "platform/real.hpp"
+#include "platform/real_stress.hpp"
 #include "scenarios/harness.hpp"
 
 namespace syncstress::scenarios {
@@ -24,12 +27,38 @@ struct HarnessHooks<Real> {
   }
   static void name(const void*, const std::string&) {}
   static void found(const Finding& f, const source_location& where) {
+    {
+      // What every thread was doing at the breach, for the report (stress mode; the first
+      // finding of a trial only).
+      const std::lock_guard<std::mutex> lock(breach_mutex());
+      if (!breach()) breach() = real_stress::recent_operations();
+    }
     Real::check(false, f.property + ": " + f.message, where);
+  }
+  /// The threads' recent operations when the trial's first finding was made, and clears it.
+  static std::optional<std::vector<real_stress::ThreadOps>> take_breach() {
+    const std::lock_guard<std::mutex> lock(breach_mutex());
+    auto out = std::move(breach());
+    breach().reset();
+    return out;
   }
   /// Kept until release_retired(), which a trial calls once its threads and pool are idle.
   static void retire(std::shared_ptr<void> state) {
     const std::lock_guard<std::mutex> lock(retired_mutex());
     retired().push_back(std::move(state));
+  }
+  /// Set by the stress cell for its trials (in ns); 0 outside stress mode.
+  static std::uint64_t settle_delay() { return settle_delay_ns().load(std::memory_order_relaxed); }
+  static std::uint64_t victim_wait_bound() {
+    return victim_wait_bound_ns().load(std::memory_order_relaxed);
+  }
+  static std::atomic<std::uint64_t>& settle_delay_ns() {
+    static std::atomic<std::uint64_t> ns{0};
+    return ns;
+  }
+  static std::atomic<std::uint64_t>& victim_wait_bound_ns() {
+    static std::atomic<std::uint64_t> ns{0};
+    return ns;
   }
   static void release_retired() {
     std::vector<std::shared_ptr<void>> gone;
@@ -40,6 +69,14 @@ struct HarnessHooks<Real> {
   }
 
  private:
+  static std::mutex& breach_mutex() {
+    static std::mutex m;
+    return m;
+  }
+  static std::optional<std::vector<real_stress::ThreadOps>>& breach() {
+    static std::optional<std::vector<real_stress::ThreadOps>> ops;
+    return ops;
+  }
   static std::mutex& retired_mutex() {
     static std::mutex m;
     return m;

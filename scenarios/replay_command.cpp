@@ -5,13 +5,16 @@
 
 namespace syncstress::scenarios {
 
-std::string replay_command(const Preset& preset, std::string_view primitive,
-                           const std::map<std::string, std::string>& overrides,
-                           std::string_view schedule) {
+namespace {
+
+/// `syncstress VERB --schedule S --scenario NAME --primitive P [--set k=v]...`.
+std::string command_for(std::string_view verb, const Preset& preset, std::string_view primitive,
+                        const std::map<std::string, std::string>& overrides,
+                        std::string_view schedule) {
   // A preset of the scenarios/ folder is named; a user's own preset is given by its file.
   const bool named = preset.file.empty() || !preset.file.has_parent_path() ||
                      preset.file.parent_path().filename() == "scenarios";
-  std::string command = concat("syncstress replay --schedule ", shell_quote(schedule));
+  std::string command = concat("syncstress ", verb, " --schedule ", shell_quote(schedule));
   command += named ? concat(" --scenario ", shell_quote(preset.name))
                    : concat(" --preset ", shell_quote(preset.file.string()));
   command += concat(" --primitive ", shell_quote(primitive));
@@ -19,6 +22,20 @@ std::string replay_command(const Preset& preset, std::string_view primitive,
     command += concat(" --set ", shell_quote(concat(key, "=", value)));
   }
   return command;
+}
+
+}  // namespace
+
+std::string replay_command(const Preset& preset, std::string_view primitive,
+                           const std::map<std::string, std::string>& overrides,
+                           std::string_view schedule) {
+  return command_for("replay", preset, primitive, overrides, schedule);
+}
+
+std::string run_command(const Preset& preset, std::string_view primitive,
+                        const std::map<std::string, std::string>& overrides,
+                        std::string_view schedule) {
+  return command_for("run", preset, primitive, overrides, schedule);
 }
 
 }  // namespace syncstress::scenarios

@@ -18,4 +18,10 @@ std::string replay_command(const Preset& preset, std::string_view primitive,
                            const std::map<std::string, std::string>& overrides,
                            std::string_view schedule);
 
+/// `syncstress run --schedule S --scenario NAME --primitive P [--set k=v]...`: the search to
+/// try next for what a trial on real threads found (it has no schedule to replay).
+std::string run_command(const Preset& preset, std::string_view primitive,
+                        const std::map<std::string, std::string>& overrides,
+                        std::string_view schedule);
+
 }  // namespace syncstress::scenarios

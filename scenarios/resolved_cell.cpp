@@ -22,6 +22,14 @@ CellResult Cell::identity() const {
   return out;
 }
 
+OfferedFaults offered_faults(const Cell& cell) {
+  const Family f = cell.preset.family;
+  const bool offered = f == Family::safety || f == Family::fairness || f == Family::progress;
+  return {offered && cell.primitive != nullptr &&
+              (cell.primitive->claims & kSpuriousWakeupTolerance) != 0,
+          offered};
+}
+
 bool Cell::claims_headline() const {
   return (primitive->claims & headline_claim(preset.family)) != 0;
 }

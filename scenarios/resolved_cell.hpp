@@ -33,6 +33,16 @@ struct Cell {
   bool claims_headline() const;
 };
 
+/// The faults a cell's executions may be given where the strategy explores faults: the C++
+/// standard lets a weak CAS fail spuriously and the platforms let a wait return spuriously,
+/// in the families that judge safety and progress under contention; a primitive that does not
+/// claim to tolerate spurious wake-ups (cooperative_semaphore) is spared them.
+struct OfferedFaults {
+  bool spurious_wakeups = false;
+  bool cas_failures = false;
+};
+OfferedFaults offered_faults(const Cell& cell);
+
 /// Resolves the cell of `primitive` under `preset` with `overrides`. Throws UsageError for an
 /// unknown --set key, a value out of range, or a family that does not apply to the primitive.
 Cell make_cell(const Preset& preset, const PrimitiveInfo& primitive,

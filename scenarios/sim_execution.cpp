@@ -6,15 +6,10 @@ namespace syncstress::scenarios {
 
 sim::Options cell_runtime_options(const Cell& cell, bool trace) {
   sim::Options o = runtime_options(cell.params, trace);
-  // Faults the C++ standard and the platforms allow, explored by strategies that explore
-  // faults (the portfolio's odd rounds) in the families that judge safety and progress under
-  // contention: a weak CAS may always fail spuriously; a platform wait may return spuriously,
-  // which a primitive that does not claim to tolerate it (cooperative_semaphore) is spared.
-  const Family f = cell.preset.family;
-  const bool offered = f == Family::safety || f == Family::fairness || f == Family::progress;
-  o.offer_spurious_cas_failures = offered;
-  o.offer_spurious_wakeups = offered && cell.primitive != nullptr &&
-                             (cell.primitive->claims & kSpuriousWakeupTolerance) != 0;
+  // Explored by strategies that explore faults (the portfolio's odd rounds).
+  const auto offered = offered_faults(cell);
+  o.offer_spurious_cas_failures = offered.cas_failures;
+  o.offer_spurious_wakeups = offered.spurious_wakeups;
   return o;
 }
 

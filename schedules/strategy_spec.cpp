@@ -10,7 +10,8 @@ std::unique_ptr<Strategy> SimStrategySpec::make(std::uint64_t seed) const {
 
 std::vector<StrategyInfo> all_strategies() {
   std::vector<StrategyInfo> out;
-  for (const auto& catalog : {strategy_catalog(), relacy_strategy_catalog()}) {
+  for (const auto& catalog :
+       {strategy_catalog(), relacy_strategy_catalog(), stress_strategy_catalog()}) {
     out.insert(out.end(), catalog.begin(), catalog.end());
   }
   return out;
@@ -23,6 +24,7 @@ StrategySpec parse_strategy_spec(std::string_view description) {
 
 StrategySpec make_strategy_spec(std::string_view name, const StrategyParams& params) {
   if (is_relacy_strategy(name)) return make_relacy_search(name, params);
+  if (is_stress_strategy(name)) return make_stress_search(params);
   // Building it once is the only complete check of its parameters; seed 0 is arbitrary.
   make_strategy(name, 0, params);
   return SimStrategySpec{std::string(name), params};
@@ -30,6 +32,7 @@ StrategySpec make_strategy_spec(std::string_view name, const StrategyParams& par
 
 std::string describe(const StrategySpec& spec) {
   if (const auto* search = std::get_if<RelacySearch>(&spec)) return describe(*search);
+  if (const auto* stress = std::get_if<StressSearch>(&spec)) return describe(*stress);
   const auto& sim = std::get<SimStrategySpec>(spec);
   if (sim.name == "portfolio") {
     // Its strategies describe the member of their current execution; the cell names the whole.
@@ -47,6 +50,7 @@ std::string describe(const StrategySpec& spec) {
 
 bool takes_seed(const StrategySpec& spec) {
   if (const auto* search = std::get_if<RelacySearch>(&spec)) return search->scheduler == "random";
+  if (std::holds_alternative<StressSearch>(spec)) return true;
   const auto& name = std::get<SimStrategySpec>(spec).name;
   return name == "portfolio" || name == "random" || name == "pct";
 }

@@ -16,6 +16,7 @@
 #include "schedules/schedule.hpp"
 #include "schedules/strategy.hpp"
 #include "schedules/strategy_factory.hpp"
+#include "schedules/stress_strategy.hpp"
 
 namespace syncstress {
 
@@ -28,10 +29,11 @@ struct SimStrategySpec {
   std::unique_ptr<Strategy> make(std::uint64_t seed) const;
 };
 
-/// A strategy, parsed once: on the sim runtime, or a search in syncstress-relacy.
-using StrategySpec = std::variant<SimStrategySpec, RelacySearch>;
+/// A strategy, parsed once: on the sim runtime, a search in syncstress-relacy, or trials on
+/// real threads.
+using StrategySpec = std::variant<SimStrategySpec, RelacySearch, StressSearch>;
 
-/// Every strategy a StrategySpec can name: the sim ones, then Relacy's, in the order
+/// Every strategy a StrategySpec can name: the sim ones, then Relacy's, then stress, in the order
 /// `list schedules` prints them.
 std::vector<StrategyInfo> all_strategies();
 
@@ -46,8 +48,8 @@ StrategySpec make_strategy_spec(std::string_view name, const StrategyParams& par
 std::string describe(const StrategySpec& spec);
 
 /// Whether `spec` takes a seed: portfolio, random and pct (the first execution's),
-/// relacy-random (its first iteration). The searches (exhaustive, relacy-bound, relacy-full) and
-/// round-robin run the same executions whatever the seed.
+/// relacy-random (its first iteration), stress (its trials' noise). The searches (exhaustive,
+/// relacy-bound, relacy-full) and round-robin run the same executions whatever the seed.
 bool takes_seed(const StrategySpec& spec);
 
 /// The strategies that take a seed, comma-separated in catalogue order: "random, pct, ...".

@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "primitives/catalog.hpp"
 #include "schedules/relacy_strategies.hpp"
 #include "schedules/strategy_factory.hpp"
+#include "schedules/stress_strategy.hpp"
 #include "tests/cli_harness.hpp"
 
 namespace syncstress {
@@ -44,12 +46,16 @@ TEST_F(CliList, JsonParsesAndHoldsEveryPrimitiveScenarioAndSchedule) {
     EXPECT_EQ(doc["primitives"][i]["mode"], to_string(p.mode));
     EXPECT_TRUE(doc["primitives"][i]["claims"].is_array());
   }
-  // The sim strategies, then the Relacy ones.
-  const auto sim = strategy_catalog();
-  const auto relacy = relacy_strategy_catalog();
-  ASSERT_EQ(doc["schedules"].size(), sim.size() + relacy.size());
+  // The sim strategies, then the Relacy ones, then stress.
+  std::vector<StrategyInfo> catalogue;
+  for (const auto& part :
+       {strategy_catalog(), relacy_strategy_catalog(), stress_strategy_catalog()}) {
+    catalogue.insert(catalogue.end(), part.begin(), part.end());
+  }
+  ASSERT_EQ(doc["schedules"].size(), catalogue.size());
+  EXPECT_EQ(doc["schedules"].back()["name"], "stress");
   for (std::size_t i = 0; i < doc["schedules"].size(); ++i) {
-    const auto& info = i < sim.size() ? sim[i] : relacy[i - sim.size()];
+    const auto& info = catalogue[i];
     EXPECT_EQ(doc["schedules"][i]["name"], info.name);
     EXPECT_EQ(doc["schedules"][i]["parameters"].size(), info.params.size());
   }

@@ -53,11 +53,31 @@ TEST(SchedulesStrategySpec, UnknownNamesAndBadParametersAreRejectedWhenParsed) {
   EXPECT_THROW(parse_strategy_spec("relacy-bound:bound=9"), StrategyError);
 }
 
-TEST(SchedulesStrategySpec, AllStrategiesListsTheSimOnesThenRelacys) {
+TEST(SchedulesStrategySpec, AllStrategiesListsTheSimOnesThenRelacysThenStress) {
   const auto all = all_strategies();
-  ASSERT_EQ(all.size(), strategy_catalog().size() + relacy_strategy_catalog().size());
+  ASSERT_EQ(all.size(), strategy_catalog().size() + relacy_strategy_catalog().size() + 1);
   EXPECT_EQ(all.front().name, strategy_catalog().front().name);
-  EXPECT_EQ(all.back().name, relacy_strategy_catalog().back().name);
+  EXPECT_EQ(all[all.size() - 2].name, relacy_strategy_catalog().back().name);
+  EXPECT_EQ(all.back().name, "stress");
+}
+
+TEST(SchedulesStrategySpec, StressParsesIntoAStressSearchWithItsDefaults) {
+  const auto spec = parse_strategy_spec("stress");
+  ASSERT_TRUE(std::holds_alternative<StressSearch>(spec));
+  const auto& s = std::get<StressSearch>(spec);
+  EXPECT_EQ(s.threads, 0u);  // the machine's cores times two, resolved when it runs
+  EXPECT_EQ(s.noise, StressNoise::low);
+  EXPECT_TRUE(s.faults);
+  EXPECT_TRUE(takes_seed(spec));
+  EXPECT_GE(default_stress_threads(), 2u);
+  const auto custom = std::get<StressSearch>(
+      parse_strategy_spec("stress:threads=6,noise=off,faults=off,scale=2,max_wait_ms=50"));
+  EXPECT_EQ(custom.threads, 6u);
+  EXPECT_EQ(custom.noise, StressNoise::off);
+  EXPECT_FALSE(custom.faults);
+  EXPECT_EQ(describe(custom), "stress:threads=6,noise=off,faults=off,scale=2,max_wait_ms=50");
+  EXPECT_THROW(parse_strategy_spec("stress:scale=0"), StrategyError);
+  EXPECT_THROW(parse_strategy_spec("stress:faults=maybe"), StrategyError);
 }
 
 TEST(SchedulesStrategySpec, ScheduleStringsSayWhereTheyReplay) {

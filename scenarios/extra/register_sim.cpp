@@ -1,7 +1,7 @@
 // The extra primitives of a tool built with syncstress_add_tool (cmake/syncstress_add_tool.cmake):
-// their catalogue rows and their sim bodies, registered before main. Compiled only into such a
-// tool, with SYNCSTRESS_EXTRA_PRIMITIVES_HEADER naming a header that defines the templates and
-// SYNCSTRESS_EXTRA_PRIMITIVES(X), a list of the same shape as SYNCSTRESS_PRIMITIVES
+// their catalogue rows and their sim and real bodies, registered before main. Compiled only into
+// such a tool, with SYNCSTRESS_EXTRA_PRIMITIVES_HEADER naming a header that defines the templates
+// and SYNCSTRESS_EXTRA_PRIMITIVES(X), a list of the same shape as SYNCSTRESS_PRIMITIVES
 // (primitives/catalog.hpp): X(template, kind, mode, source, claims, summary), each template
 // visible from namespace syncstress. Only these primitives are instantiated here; the built-in
 // ones come from the libraries, so a tool costs a few small compiles, not the catalogue's.
@@ -15,6 +15,7 @@
 #include "primitives/all.hpp"
 #include "primitives/catalog.hpp"
 #include "scenarios/bind_body.hpp"
+#include "scenarios/bind_on_real.hpp"
 #include "scenarios/cell.hpp"
 #include "scenarios/on_sim.hpp"
 
@@ -59,8 +60,19 @@ std::optional<Body> bind_extra(Family family, std::string_view primitive, std::u
   return std::nullopt;
 }
 
-[[maybe_unused]] const bool kRegistered =
-    register_extra_primitives(kExtraRows) && register_extra_binder(bind_extra);
+/// The same on real threads, for stress mode.
+std::optional<Body> bind_extra_real(Family family, std::string_view primitive,
+                                    std::uint32_t claims) {
+#define SYNCSTRESS_BIND(tmpl, kind, mode, source, claim_bits, summary) \
+  if (primitive == #tmpl) return bind_on_real<tmpl, kind, mode>(family, claims);
+  SYNCSTRESS_EXTRA_PRIMITIVES(SYNCSTRESS_BIND)
+#undef SYNCSTRESS_BIND
+  return std::nullopt;
+}
+
+[[maybe_unused]] const bool kRegistered = register_extra_primitives(kExtraRows) &&
+                                          register_extra_binder(bind_extra) &&
+                                          register_extra_real_binder(bind_extra_real);
 
 }  // namespace
 }  // namespace syncstress::scenarios

@@ -70,6 +70,13 @@ struct Context : ScenarioContext<P> {
     judge.require(kStarvationFreedom, worst <= bound,
                   "a waiting victim was bypassed " + std::to_string(worst) +
                       " times by later arrivals (max_bypass " + std::to_string(bound) + ")");
+    // On a wall clock (real threads), also the length of the wait itself.
+    if (const auto limit = victim_wait_bound<P>(); limit != 0) {
+      const auto waited = book.longest_victim_wait();
+      judge.require(kStarvationFreedom, waited <= limit,
+                    "a waiting victim has waited " + std::to_string(waited / 1000) +
+                        " us in one wait (the bound is " + std::to_string(limit / 1000) + " us)");
+    }
   }
 };
 

@@ -29,9 +29,12 @@ inline std::vector<ParamSpec> specs() {
 }
 
 template <Platform P, Mode M, class Prim>
-task<P> exclusive_actor(ScenarioContext<P>& c, Prim& m, std::int64_t rounds) {
+task<P> exclusive_actor(ScenarioContext<P>& c, ActorStats& me, Prim& m, std::int64_t rounds) {
   for (std::int64_t r = 0; r < rounds; ++r) {
+    const auto arrived = HarnessHooks<P>::now();
     co_await acquire<M>(m);
+    me.waits.push_back(HarnessHooks<P>::now() - arrived);
+    ++me.acquisitions;
     c.enter_exclusive();
     c.hold_section();
     c.leave_exclusive();
@@ -40,9 +43,12 @@ task<P> exclusive_actor(ScenarioContext<P>& c, Prim& m, std::int64_t rounds) {
 }
 
 template <Platform P, Mode M, class Prim>
-task<P> shared_actor(ScenarioContext<P>& c, Prim& m, std::int64_t rounds) {
+task<P> shared_actor(ScenarioContext<P>& c, ActorStats& me, Prim& m, std::int64_t rounds) {
   for (std::int64_t r = 0; r < rounds; ++r) {
+    const auto arrived = HarnessHooks<P>::now();
     co_await acquire_shared<M>(m);
+    me.waits.push_back(HarnessHooks<P>::now() - arrived);
+    ++me.acquisitions;
     c.enter_shared();
     c.hold_section();
     c.leave_shared();
@@ -51,9 +57,13 @@ task<P> shared_actor(ScenarioContext<P>& c, Prim& m, std::int64_t rounds) {
 }
 
 template <Platform P, Mode M, class Prim>
-task<P> token_actor(ScenarioContext<P>& c, Prim& s, std::int64_t rounds, std::int64_t capacity) {
+task<P> token_actor(ScenarioContext<P>& c, ActorStats& me, Prim& s, std::int64_t rounds,
+                    std::int64_t capacity) {
   for (std::int64_t r = 0; r < rounds; ++r) {
+    const auto arrived = HarnessHooks<P>::now();
     co_await acquire_token<M>(s);
+    me.waits.push_back(HarnessHooks<P>::now() - arrived);
+    ++me.acquisitions;
     c.enter_exclusive(capacity);
     c.hold_section();
     c.leave_exclusive();
@@ -114,7 +124,12 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   const auto actors = p.integer("actors");
   const auto rounds = p.integer("rounds");
   const auto capacity = p.integer("capacity");
-  obs.actors.resize(static_cast<std::size_t>(actors) + 1);
+  // One per actor (and the event's setter): acquisitions and waits, for the metrics. Each actor
+  // writes only its own.
+  obs.actors.resize(static_cast<std::size_t>(actors) + (K == Kind::event ? 1 : 0));
+  auto stats = [&obs](std::int64_t i) -> ActorStats& {
+    return obs.actors[static_cast<std::size_t>(i)];
+  };
   // Everything the actors use is declared before them: if the execution ends early, the
   // actors' frames are destroyed first, and their awaiters still reach the primitive.
   const auto storage = make_primitive<K, Prim>(capacity);
@@ -123,20 +138,20 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   Actors<P> group(obs);
   if constexpr (K == Kind::mutex) {
     for (std::int64_t i = 0; i < actors; ++i) {
-      group.add([&] { return exclusive_actor<P, M>(c, prim, rounds); });
+      group.add([&, i] { return exclusive_actor<P, M>(c, stats(i), prim, rounds); });
     }
   } else if constexpr (K == Kind::shared_mutex) {
     const auto writers = std::min(p.integer("writers"), actors);
     for (std::int64_t i = 0; i < actors; ++i) {
       if (i < writers) {
-        group.add([&] { return exclusive_actor<P, M>(c, prim, rounds); });
+        group.add([&, i] { return exclusive_actor<P, M>(c, stats(i), prim, rounds); });
       } else {
-        group.add([&] { return shared_actor<P, M>(c, prim, rounds); });
+        group.add([&, i] { return shared_actor<P, M>(c, stats(i), prim, rounds); });
       }
     }
   } else if constexpr (K == Kind::semaphore) {
     for (std::int64_t i = 0; i < actors; ++i) {
-      group.add([&] { return token_actor<P, M>(c, prim, rounds, capacity); });
+      group.add([&, i] { return token_actor<P, M>(c, stats(i), prim, rounds, capacity); });
     }
   } else if constexpr (K == Kind::event) {
     for (std::int64_t i = 0; i < actors; ++i) {

@@ -88,8 +88,60 @@ class event_core {
 void pool_post(std::coroutine_handle<> h);
 /// How many worker threads the pool has (starting it if it has not started).
 std::size_t pool_size();
+/// Blocks until the pool has nothing queued and no worker inside a coroutine.
+void pool_wait_idle();
 
 void record_failure(std::string_view what, const std::source_location& loc);
+
+/// Stress mode's view of each Platform operation (src/platform/real/stress.cpp). Off, an
+/// operation costs one relaxed load and a branch; on, the operation is written to the calling
+/// thread's ring of recent operations and a seeded noise draw may delay it. Stress mode is
+/// switched on and configured between trials, through real_stress.hpp.
+enum class op : std::uint8_t {
+  load,
+  store,
+  exchange,
+  cas_weak,
+  cas_strong,
+  fetch_add,
+  fetch_sub,
+  fetch_and,
+  fetch_or,
+  fetch_xor,
+  atomic_wait,
+  notify_one,
+  notify_all,
+  mutex_lock,
+  mutex_try_lock,
+  mutex_unlock,
+  wait_on_address,
+  wake_one,
+  wake_all,
+  park,
+  unpark,
+  yield,
+  event_set,
+  event_reset,
+  event_wait,
+  event_try_wait,
+  post,
+  resume_on_signal,
+  resume,
+  thread_start,
+  join
+};
+inline std::atomic<bool> stress_on{false};
+/// Records `kind` at `where` in this thread's ring and draws the noise (stress mode only).
+void stress_op(op kind, const std::source_location& where) noexcept;
+/// Whether this wait ends spuriously / this weak CAS fails spuriously: a seeded draw, true
+/// only in stress mode with that fault switched on.
+bool stress_spurious_wakeup() noexcept;
+bool stress_cas_failure() noexcept;
+
+inline void on_op(op kind, const std::source_location& where) noexcept {
+  if (stress_on.load(std::memory_order_relaxed)) [[unlikely]]
+    stress_op(kind, where);
+}
 
 }  // namespace real_detail
 
@@ -112,80 +164,110 @@ struct Real {
 
     /// std::atomic::load.
     T load(std::memory_order mo = std::memory_order_seq_cst,
-           source_location = source_location::current()) const noexcept {
+           source_location where = source_location::current()) const noexcept {
+      real_detail::on_op(real_detail::op::load, where);
       return value_.load(mo);
     }
     /// std::atomic::store.
     void store(T v, std::memory_order mo = std::memory_order_seq_cst,
-               source_location = source_location::current()) noexcept {
+               source_location where = source_location::current()) noexcept {
+      real_detail::on_op(real_detail::op::store, where);
       value_.store(v, mo);
     }
     /// std::atomic::exchange.
     T exchange(T v, std::memory_order mo = std::memory_order_seq_cst,
-               source_location = source_location::current()) noexcept {
+               source_location where = source_location::current()) noexcept {
+      real_detail::on_op(real_detail::op::exchange, where);
       return value_.exchange(v, mo);
     }
     /// std::atomic::compare_exchange_weak (may fail spuriously), one order for both outcomes.
     bool compare_exchange_weak(T& expected, T desired,
                                std::memory_order mo = std::memory_order_seq_cst,
-                               source_location = source_location::current()) noexcept {
-      return value_.compare_exchange_weak(expected, desired, mo);
+                               source_location where = source_location::current()) noexcept {
+      return compare_exchange_weak(expected, desired, mo, failure_order(mo), where);
     }
     /// std::atomic::compare_exchange_weak with separate success and failure orders.
     bool compare_exchange_weak(T& expected, T desired, std::memory_order success,
                                std::memory_order failure,
-                               source_location = source_location::current()) noexcept {
+                               source_location where = source_location::current()) noexcept {
+      real_detail::on_op(real_detail::op::cas_weak, where);
+      if (real_detail::stress_on.load(std::memory_order_relaxed) &&
+          real_detail::stress_cas_failure()) [[unlikely]] {
+        // A spurious failure, as LL/SC hardware gives: the current value, nothing written.
+        expected = value_.load(failure);
+        return false;
+      }
       return value_.compare_exchange_weak(expected, desired, success, failure);
     }
     /// std::atomic::compare_exchange_strong, one order for both outcomes.
     bool compare_exchange_strong(T& expected, T desired,
                                  std::memory_order mo = std::memory_order_seq_cst,
-                                 source_location = source_location::current()) noexcept {
+                                 source_location where = source_location::current()) noexcept {
+      real_detail::on_op(real_detail::op::cas_strong, where);
       return value_.compare_exchange_strong(expected, desired, mo);
     }
     /// std::atomic::compare_exchange_strong with separate success and failure orders.
     bool compare_exchange_strong(T& expected, T desired, std::memory_order success,
                                  std::memory_order failure,
-                                 source_location = source_location::current()) noexcept {
+                                 source_location where = source_location::current()) noexcept {
+      real_detail::on_op(real_detail::op::cas_strong, where);
       return value_.compare_exchange_strong(expected, desired, success, failure);
     }
     /// std::atomic::fetch_add (integral T other than bool).
     T fetch_add(T v, std::memory_order mo = std::memory_order_seq_cst,
-                source_location = source_location::current()) noexcept requires kIntegral {
+                source_location where = source_location::current()) noexcept requires kIntegral {
+      real_detail::on_op(real_detail::op::fetch_add, where);
       return value_.fetch_add(v, mo);
     }
     /// std::atomic::fetch_sub (integral T other than bool).
     T fetch_sub(T v, std::memory_order mo = std::memory_order_seq_cst,
-                source_location = source_location::current()) noexcept requires kIntegral {
+                source_location where = source_location::current()) noexcept requires kIntegral {
+      real_detail::on_op(real_detail::op::fetch_sub, where);
       return value_.fetch_sub(v, mo);
     }
     /// std::atomic::fetch_and (integral T other than bool).
     T fetch_and(T v, std::memory_order mo = std::memory_order_seq_cst,
-                source_location = source_location::current()) noexcept requires kIntegral {
+                source_location where = source_location::current()) noexcept requires kIntegral {
+      real_detail::on_op(real_detail::op::fetch_and, where);
       return value_.fetch_and(v, mo);
     }
     /// std::atomic::fetch_or (integral T other than bool).
     T fetch_or(T v, std::memory_order mo = std::memory_order_seq_cst,
-               source_location = source_location::current()) noexcept requires kIntegral {
+               source_location where = source_location::current()) noexcept requires kIntegral {
+      real_detail::on_op(real_detail::op::fetch_or, where);
       return value_.fetch_or(v, mo);
     }
     /// std::atomic::fetch_xor (integral T other than bool).
     T fetch_xor(T v, std::memory_order mo = std::memory_order_seq_cst,
-                source_location = source_location::current()) noexcept requires kIntegral {
+                source_location where = source_location::current()) noexcept requires kIntegral {
+      real_detail::on_op(real_detail::op::fetch_xor, where);
       return value_.fetch_xor(v, mo);
     }
     /// std::atomic::wait: returns once the value differs from `old` (never spuriously).
     void wait(T old, std::memory_order mo = std::memory_order_seq_cst,
-              source_location = source_location::current()) const noexcept {
+              source_location where = source_location::current()) const noexcept {
+      real_detail::on_op(real_detail::op::atomic_wait, where);
       value_.wait(old, mo);
     }
     /// std::atomic::notify_one.
-    void notify_one(source_location = source_location::current()) noexcept { value_.notify_one(); }
+    void notify_one(source_location where = source_location::current()) noexcept {
+      real_detail::on_op(real_detail::op::notify_one, where);
+      value_.notify_one();
+    }
     /// std::atomic::notify_all.
-    void notify_all(source_location = source_location::current()) noexcept { value_.notify_all(); }
+    void notify_all(source_location where = source_location::current()) noexcept {
+      real_detail::on_op(real_detail::op::notify_all, where);
+      value_.notify_all();
+    }
 
    private:
     friend struct Real;
+    /// The failure order std::atomic derives from a single order.
+    static constexpr std::memory_order failure_order(std::memory_order mo) noexcept {
+      if (mo == std::memory_order_acq_rel) return std::memory_order_acquire;
+      if (mo == std::memory_order_release) return std::memory_order_relaxed;
+      return mo;
+    }
     std::atomic<T> value_{};
   };
 
@@ -222,11 +304,20 @@ struct Real {
     mutex& operator=(const mutex&) = delete;
 
     /// Blocks until the caller holds the mutex.
-    void lock(source_location = source_location::current()) { m_.lock(); }
+    void lock(source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::mutex_lock, where);
+      m_.lock();
+    }
     /// Takes the mutex if it is free; never blocks. May fail spuriously (as std::mutex may).
-    bool try_lock(source_location = source_location::current()) { return m_.try_lock(); }
+    bool try_lock(source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::mutex_try_lock, where);
+      return m_.try_lock();
+    }
     /// Releases the mutex. Precondition: the caller holds it.
-    void unlock(source_location = source_location::current()) { m_.unlock(); }
+    void unlock(source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::mutex_unlock, where);
+      m_.unlock();
+    }
 
    private:
     std::mutex m_;
@@ -238,23 +329,29 @@ struct Real {
   /// as with WaitOnAddress.
   template <class T>
   static void wait_on_address(atomic<T>& a, std::type_identity_t<T> expected,
-                              source_location = source_location::current()) noexcept {
+                              source_location where = source_location::current()) noexcept {
     static_assert(sizeof(T) == 4 && sizeof(std::atomic<T>) == 4,
                   "wait_on_address needs a 4-byte word (a futex)");
+    real_detail::on_op(real_detail::op::wait_on_address, where);
+    if (real_detail::stress_on.load(std::memory_order_relaxed) &&
+        real_detail::stress_spurious_wakeup()) [[unlikely]]
+      return;
     real_detail::futex_wait(&a.value_, std::bit_cast<std::uint32_t>(expected));
   }
   /// Wakes at most one thread sleeping in wait_on_address on `a`.
   template <class T>
   static void wake_by_address_single(atomic<T>& a,
-                                     source_location = source_location::current()) noexcept {
+                                     source_location where = source_location::current()) noexcept {
     static_assert(sizeof(T) == 4, "wake_by_address needs a 4-byte word (a futex)");
+    real_detail::on_op(real_detail::op::wake_one, where);
     real_detail::futex_wake(&a.value_, 1);
   }
   /// Wakes every thread sleeping in wait_on_address on `a`.
   template <class T>
   static void wake_by_address_all(atomic<T>& a,
-                                  source_location = source_location::current()) noexcept {
+                                  source_location where = source_location::current()) noexcept {
     static_assert(sizeof(T) == 4, "wake_by_address needs a 4-byte word (a futex)");
+    real_detail::on_op(real_detail::op::wake_all, where);
     real_detail::futex_wake(&a.value_, INT_MAX);
   }
 
@@ -299,13 +396,25 @@ struct Real {
     explicit auto_reset_event(bool initially_set = false) : core_(initially_set) {}
 
     /// Signals: hands the signal to the oldest wait, or leaves the event signaled.
-    void set(source_location = source_location::current()) { core_.set_auto(); }
+    void set(source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::event_set, where);
+      core_.set_auto();
+    }
     /// Clears the signal if nobody has consumed it yet.
-    void reset(source_location = source_location::current()) { core_.reset(); }
+    void reset(source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::event_reset, where);
+      core_.reset();
+    }
     /// Blocks until a signal is consumed by this call. Never returns spuriously.
-    void wait(source_location = source_location::current()) { core_.wait(true); }
+    void wait(source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::event_wait, where);
+      core_.wait(true);
+    }
     /// Consumes the signal if the event is signaled; never blocks.
-    bool try_wait(source_location = source_location::current()) { return core_.try_wait(true); }
+    bool try_wait(source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::event_try_wait, where);
+      return core_.try_wait(true);
+    }
 
     /// Diagnostic, not part of the Platform: how many waits (blocked threads and
     /// resume_on_signal registrations) are queued right now. Lets tests know a waiter is
@@ -325,13 +434,25 @@ struct Real {
     explicit manual_reset_event(bool initially_set = false) : core_(initially_set) {}
 
     /// Signals and releases every current waiter.
-    void set(source_location = source_location::current()) { core_.set_manual(); }
+    void set(source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::event_set, where);
+      core_.set_manual();
+    }
     /// Clears the signal.
-    void reset(source_location = source_location::current()) { core_.reset(); }
+    void reset(source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::event_reset, where);
+      core_.reset();
+    }
     /// Blocks until the event is signaled. Never returns spuriously.
-    void wait(source_location = source_location::current()) { core_.wait(false); }
+    void wait(source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::event_wait, where);
+      core_.wait(false);
+    }
     /// True if the event is signaled; never blocks, never clears.
-    bool try_wait(source_location = source_location::current()) { return core_.try_wait(false); }
+    bool try_wait(source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::event_try_wait, where);
+      return core_.try_wait(false);
+    }
 
     /// Diagnostic, not part of the Platform: how many waits (blocked threads and
     /// resume_on_signal registrations) are queued right now. Lets tests know a waiter is
@@ -347,7 +468,8 @@ struct Real {
   /// exit: a handle still queued then is never resumed, exit waits for the coroutine each
   /// worker is running to suspend or finish, and posting during static destruction is
   /// undefined.
-  static void post(std::coroutine_handle<> h, source_location = source_location::current()) {
+  static void post(std::coroutine_handle<> h, source_location where = source_location::current()) {
+    real_detail::on_op(real_detail::op::post, where);
     real_detail::pool_post(h);
   }
   /// Diagnostic, not part of the Platform: the pool's worker count (starts the pool).
@@ -355,11 +477,14 @@ struct Real {
   /// The thread-pool wait: once `e` is (or becomes) signaled, this registration consumes the
   /// signal and h is posted to the pool. No pool worker blocks on the event meanwhile.
   static void resume_on_signal(auto_reset_event& e, std::coroutine_handle<> h,
-                               source_location = source_location::current()) {
+                               source_location where = source_location::current()) {
+    real_detail::on_op(real_detail::op::resume_on_signal, where);
     e.core_.register_wait(h);
   }
   /// Resumes h on the calling thread: the one place where real resumes a coroutine.
-  static void resume(std::coroutine_handle<> h, source_location = source_location::current()) {
+  static void resume(std::coroutine_handle<> h,
+                     source_location where = source_location::current()) {
+    real_detail::on_op(real_detail::op::resume, where);
     h.resume();
   }
 
@@ -371,8 +496,8 @@ struct Real {
     // NOLINTBEGIN(bugprone-forwarding-reference-overload)
     template <class F>
     requires std::invocable < std::decay_t<F>
-    & > explicit thread(F&& f, source_location = source_location::current())
-        : t_(std::forward<F>(f)) {}
+    & > explicit thread(F&& f, source_location where = source_location::current())
+        : t_((real_detail::on_op(real_detail::op::thread_start, where), std::forward<F>(f))) {}
     // NOLINTEND(bugprone-forwarding-reference-overload)
     thread(thread&&) noexcept = default;
     thread& operator=(thread&&) = delete;
@@ -382,7 +507,10 @@ struct Real {
     }
 
     /// Waits for the thread's function to return. Precondition: not joined before.
-    void join(source_location = source_location::current()) { t_.join(); }
+    void join(source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::join, where);
+      t_.join();
+    }
 
    private:
     std::thread t_;

@@ -195,6 +195,70 @@ void check_report(const nlohmann::json& report, const std::filesystem::path& pat
   }
 }
 
+namespace {
+
+/// A wall-clock figure in ns as people read it: "850 ns", "12.3 us", "4.1 ms", "2.0 s".
+std::string format_ns(double ns) {
+  char buf[32];
+  if (ns < 1e3) {
+    std::snprintf(buf, sizeof buf, "%.0f ns", ns);
+  } else if (ns < 1e6) {
+    std::snprintf(buf, sizeof buf, "%.1f us", ns / 1e3);
+  } else if (ns < 1e9) {
+    std::snprintf(buf, sizeof buf, "%.1f ms", ns / 1e6);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.1f s", ns / 1e9);
+  }
+  return buf;
+}
+
+/// `v` with `digits` decimals.
+std::string fixed(double v, int digits) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+/// The cells measured on real threads (stress mode), one line each: throughput, wait
+/// percentiles, the victims' (writers') p99, Jain's index over the actors' acquisitions.
+void print_stress_table(std::ostream& out, const nlohmann::json& report) {
+  std::vector<std::string> lines;
+  for (const auto& cell : report.at("cells")) {
+    const auto metrics = cell.find("metrics");
+    if (metrics == cell.end() || !metrics->is_object() || !metrics->contains("stress")) continue;
+    const auto& s = (*metrics)["stress"];
+    std::string line = concat(cell.at("primitive").get<std::string>(), " | ",
+                              cell.at("scenario").get<std::string>(), " | ");
+    if (s.contains("acquisitions_per_second")) {
+      line += concat(fixed(s["acquisitions_per_second"].get<double>() / 1e3, 1), "k acq/s");
+    } else if (s.contains("items_per_second")) {
+      line += concat(fixed(s["items_per_second"].get<double>() / 1e3, 1), "k items/s");
+    }
+    if (s.contains("wait_ns")) {
+      const auto& w = s["wait_ns"];
+      line += concat(" | wait p50 ", format_ns(w.value("p50", 0.0)), ", p99 ",
+                     format_ns(w.value("p99", 0.0)), ", p99.9 ", format_ns(w.value("p999", 0.0)),
+                     ", max ", format_ns(w.value("max", 0.0)));
+    }
+    for (const char* key : {"writer_wait_ns", "victim_wait_ns"}) {
+      if (s.contains(key)) {
+        line += concat(" | ", std::string(key).substr(0, std::string(key).find('_')), "s' p99 ",
+                       format_ns(s[key].value("p99", 0.0)), ", max ",
+                       format_ns(s[key].value("max", 0.0)));
+      }
+    }
+    if (s.contains("jain_fairness_index")) {
+      line += concat(" | Jain ", fixed(s["jain_fairness_index"].get<double>(), 3));
+    }
+    lines.push_back(std::move(line));
+  }
+  if (lines.empty()) return;
+  out << "\nmeasured on real threads (wall clock):\n";
+  for (const auto& line : lines) out << "  " << line << '\n';
+}
+
+}  // namespace
+
 void print_table(std::ostream& out, const nlohmann::json& report) {
   const std::vector<std::string> header = {"primitive",  "scenario", "schedule",       "verdict",
                                            "executions", "time",     "first violation"};
@@ -253,6 +317,7 @@ void print_table(std::ostream& out, const nlohmann::json& report) {
   out << rule << '\n';
   for (const auto& row : rows) print_row(row);
   if (rows.empty()) out << "(no cells)\n";
+  print_stress_table(out, report);
 }
 
 }  // namespace syncstress::report

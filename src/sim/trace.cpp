@@ -3,24 +3,14 @@
 #include <string_view>
 
 #include "sim/runtime.hpp"
+#include "util/source_path.hpp"
 
 namespace syncstress::sim {
 
 namespace detail {
 
-/// A source file as traces print it: relative to the source tree when inside it, so the text
-/// does not depend on where the tree is checked out.
-std::string_view short_file(const char* file) {
-  if (file == nullptr || *file == '\0') return "-";
-  std::string_view f(file);
-#ifdef SYNCSTRESS_SOURCE_DIR
-  constexpr std::string_view root = SYNCSTRESS_SOURCE_DIR;
-  if (f.size() > root.size() && f.substr(0, root.size()) == root && f[root.size()] == '/') {
-    return f.substr(root.size() + 1);
-  }
-#endif
-  return f;
-}
+/// A source file as traces print it (util/source_path.hpp).
+std::string_view short_file(const char* file) { return source_relative(file); }
 
 }  // namespace detail
 

@@ -19,7 +19,8 @@ Overloaded(Fs...) -> Overloaded<Fs...>;
 const Backend& backend_for(const StrategySpec& strategy) {
   return std::visit(
       Overloaded{[](const SimStrategySpec&) -> const Backend& { return sim_backend(); },
-                 [](const RelacySearch&) -> const Backend& { return relacy_backend(); }},
+                 [](const RelacySearch&) -> const Backend& { return relacy_backend(); },
+                 [](const StressSearch&) -> const Backend& { return stress_backend(); }},
       strategy);
 }
 

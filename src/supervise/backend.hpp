@@ -1,7 +1,7 @@
-// Where a cell runs: one interface for every backend (sim, Relacy; a real-thread stress
-// backend later), chosen once from the parsed strategy by backend_for. The factory dispatches
-// on the StrategySpec's alternative, which schedules/strategy_spec.hpp chose from the name:
-// nothing here or above matches strategy names.
+// Where a cell runs: one interface for every backend (sim, Relacy, stress on real threads), chosen
+// once from the parsed strategy by backend_for. The factory dispatches on the StrategySpec's
+// alternative, which schedules/strategy_spec.hpp chose from the name: nothing here or above matches
+// strategy names.
 #pragma once
 
 #include <string>
@@ -46,6 +46,8 @@ class Backend {
 const Backend& sim_backend();
 /// Relacy's: each cell and replay in the syncstress-relacy program (relacy_backend.cpp).
 const Backend& relacy_backend();
+/// Real threads': each cell's trials in a supervised child (stress_backend.cpp); no replays.
+const Backend& stress_backend();
 
 /// The backend that runs `strategy`.
 const Backend& backend_for(const StrategySpec& strategy);

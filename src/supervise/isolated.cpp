@@ -104,14 +104,24 @@ void describe_ending(const ChildEnding& e, double timeout_seconds, Violation& v)
     where += " (thread t" + std::to_string(e.note["thread"].get<std::uint64_t>()) +
              ", after step " + std::to_string(e.note["step"].get<std::uint64_t>()) + ")";
   }
+  // A stress trial's note (real threads) names the trial's seed and each thread's last
+  // operations; a sim execution's, the simulated thread and step.
+  const bool real_threads = has_note && e.note.contains("threads");
+  if (real_threads && e.note.contains("trial_seed")) {
+    v.seed = e.note["trial_seed"].get<std::uint64_t>();
+    where += " (trial seed " + std::to_string(v.seed) + ")";
+  }
   if (e.kind == ChildEnding::Kind::hang) {
     v.property = "hang";
-    v.message = e.deadline ? "the run did not finish within " +
-                                 std::to_string(static_cast<int>(timeout_seconds)) + " s"
-                           : "no progress for " +
-                                 std::to_string(e.note.value("stalled_seconds", 0)) + " s" + where +
-                                 ": a thread loops without reaching a scheduling point (a spin on "
-                                 "plain memory, or a walk around a cyclic list?)";
+    const std::string why =
+        real_threads ? ": every thread asleep (a deadlock, a lost wake-up) or one looping"
+                     : ": a thread loops without reaching a scheduling point (a spin on plain "
+                       "memory, or a walk around a cyclic list?)";
+    v.message = e.deadline
+                    ? "the run did not finish within " +
+                          std::to_string(static_cast<int>(timeout_seconds)) + " s"
+                    : "no progress for " + std::to_string(e.note.value("stalled_seconds", 0)) +
+                          " s" + where + why;
   } else {
     v.property = "crash";
     v.message = "the process died of " + signal_name(e.signal) + where;
@@ -121,6 +131,14 @@ void describe_ending(const ChildEnding& e, double timeout_seconds, Violation& v)
   }
   if (has_note && e.note.contains("trace")) {
     v.trace = split_lines(e.note["trace"].get<std::string>());
+  }
+  if (real_threads && e.note["threads"].is_array()) {
+    v.trace.push_back(
+        "a trial on real threads; not replayable step by step. Each thread's "
+        "last operations when it ended:");
+    for (const auto& line : e.note["threads"]) {
+      if (line.is_string()) v.trace.push_back("  " + line.get<std::string>());
+    }
   }
 }
 

@@ -84,10 +84,14 @@ std::string schedules_for(const scenarios::Preset& preset, const Backend& except
   return out;
 }
 
-scenarios::CellPlan plan_of(const scenarios::Preset& preset, const RunConfig& config) {
+scenarios::CellPlan plan_of(const scenarios::Preset& preset, const RunConfig& config,
+                            const StrategySpec& strategy) {
+  // Trials on real threads are a soak by nature: their time budget is a plan, not a search
+  // cut short (no trial is a proof, however many run).
+  const bool stress = std::holds_alternative<StressSearch>(strategy);
   return {config.seed.value_or(preset.seed), config.executions.value_or(preset.executions),
           config.time_budget_seconds.value_or(preset.time_budget_seconds),
-          config.soak || preset.soak, test_slowdown()};
+          config.soak || preset.soak || stress, test_slowdown()};
 }
 
 /// Runs one planned cell and settles its verdict from how it stopped.
@@ -144,7 +148,7 @@ RunOutcome run_matrix(const RunConfig& config) {
     }
     const Backend& backend = backend_for(strategy);
     const std::size_t planned_before = planned.size();
-    check_relacy_iterations(strategy, plan_of(preset, config));
+    check_relacy_iterations(strategy, plan_of(preset, config, strategy));
     for (const auto* primitive : primitives_for(preset, named)) {
       if (!backend.runs(*primitive, preset.family)) {
         // Named on purpose: say why it cannot run. Otherwise it is simply not in the matrix.
@@ -156,7 +160,7 @@ RunOutcome run_matrix(const RunConfig& config) {
         continue;
       }
       planned.push_back({scenarios::make_cell(preset, *primitive, config.overrides), strategy,
-                         &backend, plan_of(preset, config)});
+                         &backend, plan_of(preset, config, strategy)});
     }
     if (planned.size() == planned_before) {
       // --all leaves out what does not run here; one scenario asked for says where it runs.

@@ -65,6 +65,12 @@ class thread_pool {
 
   std::size_t size() const noexcept { return workers_.size(); }
 
+  /// Blocks until the queue is empty and no worker is inside a coroutine.
+  void wait_idle() {
+    std::unique_lock lock(mutex_);
+    idle_.wait(lock, [this] { return queue_.empty() && running_ == 0; });
+  }
+
  private:
   void run() {
     for (;;) {
@@ -75,13 +81,21 @@ class thread_pool {
         if (stopping_) return;
         h = queue_.front();
         queue_.pop_front();
+        ++running_;
       }
       Real::resume(h);
+      {
+        std::lock_guard lock(mutex_);
+        --running_;
+        if (queue_.empty() && running_ == 0) idle_.notify_all();
+      }
     }
   }
 
   std::mutex mutex_;
   std::condition_variable ready_;
+  std::condition_variable idle_;
+  std::size_t running_ = 0;                    // guarded by mutex_: workers inside Real::resume
   std::deque<std::coroutine_handle<>> queue_;  // guarded by mutex_
   bool stopping_ = false;                      // guarded by mutex_
   std::vector<std::thread> workers_;
@@ -190,6 +204,8 @@ std::size_t event_core::queued_waits() const {
 
 void pool_post(std::coroutine_handle<> h) { pool().post(h); }
 
+void pool_wait_idle() { pool().wait_idle(); }
+
 std::size_t pool_size() { return pool().size(); }
 
 void record_failure(std::string_view what, const std::source_location& loc) {
@@ -202,7 +218,13 @@ void record_failure(std::string_view what, const std::source_location& loc) {
 
 }  // namespace real_detail
 
-void Real::parker::park(source_location) noexcept {
+void Real::parker::park(source_location where) noexcept {
+  real_detail::on_op(real_detail::op::park, where);
+  // A spurious return (stress mode's fault injection) leaves any permit where it is.
+  if (real_detail::stress_on.load(std::memory_order_relaxed) &&
+      real_detail::stress_spurious_wakeup()) {
+    return;
+  }
   // acquire pairs with the release exchange in unpark(): what the unparker wrote before
   // unpark() is visible after park() returns.
   if (state_.exchange(kEmpty, std::memory_order_acquire) == kPermit) return;
@@ -224,7 +246,8 @@ void Real::parker::park(source_location) noexcept {
   }
 }
 
-void Real::parker::unpark(source_location) noexcept {
+void Real::parker::unpark(source_location where) noexcept {
+  real_detail::on_op(real_detail::op::unpark, where);
   // release pairs with park()'s acquire. The wake may reach the futex after the owner has
   // already taken the permit and moved on; every futex sleeper here re-checks, so a stray
   // wake is harmless.
@@ -238,7 +261,10 @@ Real::parker& Real::current_parker(source_location) noexcept {
   return p;
 }
 
-void Real::yield(source_location) noexcept { ::sched_yield(); }
+void Real::yield(source_location where) noexcept {
+  real_detail::on_op(real_detail::op::yield, where);
+  ::sched_yield();
+}
 
 Real::failures Real::take_failures() {
   real_detail::failure_log& log = real_detail::failure_record();

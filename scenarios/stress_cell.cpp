@@ -1,0 +1,357 @@
+#include "scenarios/stress_cell.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "platform/real_stress.hpp"
+#include "scenarios/cell.hpp"
+#include "scenarios/judge.hpp"
+#include "scenarios/metrics.hpp"
+#include "scenarios/on_real.hpp"
+#include "scenarios/replay_command.hpp"
+#include "scenarios/runtime_options.hpp"
+#include "scenarios/wait_histogram.hpp"
+#include "schedules/rng.hpp"
+#include "util/concat.hpp"
+
+namespace syncstress::scenarios {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// The family's thread parameter for `threads` actors in all (the others the family adds,
+/// such as a canceller and a releaser, counted out).
+std::pair<std::string, std::int64_t> thread_parameter(const Cell& cell, std::int64_t threads) {
+  switch (cell.preset.family) {
+    case Family::safety:
+    case Family::fairness:
+      return {"actors", threads};
+    case Family::spurious_wakeups:
+    case Family::progress:
+      if (cell.preset.kind == Kind::work_queue) return {"producers", threads - 1};
+      return {"actors", threads};
+    case Family::starvation:
+      if (cell.preset.kind == Kind::shared_mutex) {
+        return {"readers", threads - cell.params.integer("writers")};
+      }
+      return {"others", threads - 1};
+    case Family::cancellation:
+      return {"waiters", threads - 2};
+  }
+  return {"actors", threads};
+}
+
+/// The repeat counts a trial multiplies by the scale.
+std::vector<std::string> repeat_parameters(Family family) {
+  switch (family) {
+    case Family::safety:
+      return {"rounds"};
+    case Family::fairness:
+      return {"acquisitions"};
+    case Family::starvation:
+      return {"stream_rounds", "victim_rounds"};
+    case Family::spurious_wakeups:
+    case Family::progress:
+      return {"rounds", "items"};
+    case Family::cancellation:
+      return {};
+  }
+  return {};
+}
+
+/// What the judge makes of a trial's record (the sim judge's rules for a violation).
+Judgement judge_trial(const Observations& obs, const Real::failures& failures, Family family,
+                      std::uint32_t claims) {
+  Judgement j;
+  if (!obs.finding && failures.count == 0) return j;
+  const bool fault_family = family == Family::cancellation || family == Family::spurious_wakeups;
+  j.broken = true;
+  j.claimed = !fault_family || (claims & headline_claim(family)) != 0;
+  if (obs.finding) {
+    j.property = obs.finding->property;
+    j.message = obs.finding->message;
+  } else {  // a check of the primitive's own
+    j.property = "check";
+    j.message = failures.first ? failures.first->what : std::string("a check failed");
+  }
+  return j;
+}
+
+/// Each thread's last operations, one line per thread: "thread 2 (tid 812): ... <- fetch_add
+/// at primitives/ticket_mutex.hpp:22".
+std::vector<std::string> describe_threads(const std::vector<real_stress::ThreadOps>& threads) {
+  std::vector<std::string> lines;
+  for (const auto& t : threads) {
+    std::string line =
+        concat("thread ", std::to_string(t.slot), " (tid ", std::to_string(t.os_thread), ", ",
+               std::to_string(t.operations), " operations):");
+    for (std::size_t i = 0; i < t.recent.size(); ++i) {
+      const auto& op = t.recent[i];
+      line += concat(i == 0 ? " " : " -> ", op.op, " at ", op.file, ":", std::to_string(op.line));
+    }
+    lines.push_back(std::move(line));
+  }
+  return lines;
+}
+
+/// The wall-clock measurements of a stress cell, summed over its trials.
+struct WallMetrics {
+  WaitHistogram waits, victim_waits, other_waits;
+  std::vector<std::uint64_t> per_actor;  // acquisitions, summed over trials
+  std::uint64_t acquisitions = 0;
+  double items = 0;
+  double busy_seconds = 0;  // the trials' own time, without the harness's between them
+
+  void add(const Observations& obs, double seconds) {
+    busy_seconds += seconds;
+    if (per_actor.size() < obs.actors.size()) per_actor.resize(obs.actors.size());
+    bool any_victim = false;
+    for (const auto& a : obs.actors) any_victim = any_victim || a.victim;
+    for (std::size_t i = 0; i < obs.actors.size(); ++i) {
+      const auto& a = obs.actors[i];
+      per_actor[i] += a.acquisitions;
+      acquisitions += a.acquisitions;
+      for (const auto w : a.waits) {
+        waits.add(w);
+        if (any_victim) (a.victim ? victim_waits : other_waits).add(w);
+      }
+    }
+    if (const auto it = obs.numbers.find("items_processed"); it != obs.numbers.end()) {
+      items += it->second;
+    }
+  }
+
+  void write(nlohmann::json& m, Kind kind) const {
+    auto& s = m["stress"];
+    if (acquisitions > 0) {
+      s["acquisitions_per_second"] =
+          busy_seconds > 0 ? static_cast<double>(acquisitions) / busy_seconds : 0.0;
+      s["wait_ns"] = waits.to_json();
+      s["acquisitions_per_actor"] = per_actor;
+      double sum = 0, sum_sq = 0;
+      for (const auto x : per_actor) {
+        sum += static_cast<double>(x);
+        sum_sq += static_cast<double>(x) * static_cast<double>(x);
+      }
+      if (sum_sq > 0) {
+        s["jain_fairness_index"] = sum * sum / (static_cast<double>(per_actor.size()) * sum_sq);
+      }
+      if (victim_waits.count() > 0) {
+        // A shared mutex's victims are its writers; a mutex's or semaphore's, the lone actor.
+        const bool rw = kind == Kind::shared_mutex;
+        s[rw ? "writer_wait_ns" : "victim_wait_ns"] = victim_waits.to_json();
+        s[rw ? "reader_wait_ns" : "stream_wait_ns"] = other_waits.to_json();
+      }
+    }
+    if (items > 0) {
+      s["items_per_second"] = busy_seconds > 0 ? items / busy_seconds : 0.0;
+    }
+  }
+};
+
+/// The progress line on stderr while trials run, when stderr is a terminal (nothing otherwise):
+/// cell, trials, rate, elapsed and remaining budget, rewritten in place twice a second.
+class ProgressLine {
+ public:
+  ProgressLine(const Cell& cell, const CellPlan& plan)
+      : on_(::isatty(STDERR_FILENO) == 1),
+        label_(concat(cell.primitive->name, " ", cell.preset.name)),
+        plan_(plan) {}
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
+  ~ProgressLine() {
+    if (shown_) std::fputs("\r\033[K", stderr);
+  }
+
+  void update(std::uint64_t trials, double elapsed) {
+    if (!on_ || elapsed < next_) return;
+    next_ = elapsed + 0.5;
+    shown_ = true;
+    std::fprintf(stderr, "\r\033[K%s: %llu of %llu trials, %.0f/s, %.1f s, %.1f s left",
+                 label_.c_str(), static_cast<unsigned long long>(trials),
+                 static_cast<unsigned long long>(plan_.executions),
+                 elapsed > 0 ? static_cast<double>(trials) / elapsed : 0.0, elapsed,
+                 std::max(0.0, plan_.time_budget_seconds - elapsed));
+  }
+
+ private:
+  bool on_;
+  std::string label_;
+  const CellPlan& plan_;
+  double next_ = 0.5;
+  bool shown_ = false;
+};
+
+}  // namespace
+
+std::uint64_t stress_trial_seed(std::uint64_t seed, std::uint64_t index) {
+  return derive_execution_seed(seed, index);
+}
+
+bool runs_on_real(const Cell& cell) {
+  return bind_real(cell.preset.family, cell.primitive->name, cell.primitive->claims).has_value();
+}
+
+Params stress_params(const Cell& cell, const StressSearch& stress, std::uint64_t threads) {
+  const auto specs = sim_param_specs(cell.preset.family);
+  auto clamp_to = [&](const std::string& key, std::int64_t v) {
+    for (const auto& s : specs) {
+      if (s.name == key) return std::clamp(v, s.min, s.max);
+    }
+    return v;
+  };
+  std::map<std::string, std::string> overrides = cell.overrides;
+  const auto [name, count] = thread_parameter(cell, static_cast<std::int64_t>(threads));
+  overrides.try_emplace(name, std::to_string(clamp_to(name, count)));
+  for (const auto& key : repeat_parameters(cell.preset.family)) {
+    bool known = false;
+    for (const auto& s : specs) known = known || s.name == key;
+    if (!known) continue;
+    const auto scaled = cell.params.integer(key) * static_cast<std::int64_t>(stress.scale);
+    overrides.try_emplace(key, std::to_string(clamp_to(key, scaled)));
+  }
+  return Params::resolve(specs, cell.preset.parameters, overrides, cell.preset.file.string());
+}
+
+CellResult run_stress_cell(const Cell& cell, const StressSearch& stress, const CellPlan& plan,
+                           ExecutionWatch& watch) {
+  CellResult out = cell.identity();
+  const auto threads = stress.threads != 0 ? stress.threads : default_stress_threads();
+  out.schedule = describe(stress, threads);
+  const Params params = stress_params(cell, stress, threads);
+  out.parameters = params.as_strings();
+  auto body = bind_real(cell.preset.family, cell.primitive->name, cell.primitive->claims);
+  if (!body) {
+    out.verdict = Verdict::error;
+    out.stopped_by = StopReason::error;
+    out.error = "this family does not run on real threads for this primitive";
+    return out;
+  }
+
+  // The judgement's wall-clock bounds, for this process's trials.
+  HarnessHooks<Real>::settle_delay_ns().store(stress.settle_ms * 1'000'000);
+  HarnessHooks<Real>::victim_wait_bound_ns().store(stress.max_wait_ms * 1'000'000);
+  // The faults the family allows, as on sim (scenarios/sim_execution.cpp), switched by the
+  // strategy's faults=on|off; the spurious-wakeups family's own switches always apply.
+  const auto options = offered_faults(cell);
+  real_stress::Settings settings;
+  settings.noise = static_cast<real_stress::Noise>(stress.noise);
+  settings.spurious_wakeups =
+      params.boolean("spurious_wakeups") || (stress.faults && options.spurious_wakeups);
+  settings.cas_failures =
+      params.boolean("spurious_cas_failures") || (stress.faults && options.cas_failures);
+
+  Metrics metrics;
+  WallMetrics wall;
+  bool any_unclaimed_break = false;
+  std::optional<Violation> evidence;
+  out.verdict = Verdict::pass;
+  out.planned_executions = plan.executions;
+  out.stopped_by = StopReason::executions;
+  std::uint64_t trial_seed = 0;
+  const ExecutionWatch::Note note = [&](nlohmann::json& n) {
+    n["execution"] = out.executions + 1;
+    n["trial_seed"] = trial_seed;
+    nlohmann::json lines = nlohmann::json::array();
+    for (auto& line : describe_threads(real_stress::recent_operations())) lines.push_back(line);
+    n["threads"] = lines;
+  };
+  watch.in_flight(&note);
+  const auto start = Clock::now();
+  (void)Real::take_failures();
+  (void)HarnessHooks<Real>::take_breach();
+  ProgressLine progress(cell, plan);
+  while (out.executions < plan.executions) {
+    progress.update(out.executions, seconds_since(start));
+    if (watch.stop_requested()) {
+      out.stopped_by = StopReason::interrupted;
+      break;
+    }
+    if (seconds_since(start) >= plan.time_budget_seconds) {
+      out.stopped_by = StopReason::time_budget;
+      break;
+    }
+    trial_seed = stress_trial_seed(plan.seed, out.executions);
+    settings.seed = trial_seed;
+    Observations obs;
+    watch.progress();
+    real_stress::begin_trial(settings);
+    const auto began = Clock::now();
+    (*body)(obs, params);
+    const double seconds = seconds_since(began);
+    // Whatever the trial's coroutines may still touch lives until the pool is idle.
+    real_stress::wait_pool_idle();
+    real_stress::end_trial();
+    HarnessHooks<Real>::release_retired();
+    watch.progress();
+    ++out.executions;
+    const auto failures = Real::take_failures();
+    const auto breach = HarnessHooks<Real>::take_breach();
+    const auto j = judge_trial(obs, failures, cell.preset.family, cell.primitive->claims);
+    metrics.add(obs, j);
+    wall.add(obs, seconds);
+    if (obs.unclaimed.count(std::string(to_string(headline_claim(cell.preset.family))))) {
+      any_unclaimed_break = true;
+    }
+    if (!j.broken || (!j.claimed && evidence)) continue;
+
+    Violation v;
+    v.property = j.property;
+    v.message = concat(j.message, " (trial ", std::to_string(out.executions), ", seed ",
+                       std::to_string(trial_seed), ")");
+    v.seed = trial_seed;
+    // Not replayable step by step: the next thing to try is a search on sim.
+    v.replay_command =
+        scenarios::run_command(cell.preset, cell.primitive->name, cell.overrides, "portfolio");
+    v.trace = {concat("a trial on real threads (", out.schedule,
+                      "); not replayable step by step. Each thread's last operations at the "
+                      "breach:")};
+    for (auto& line : describe_threads(breach ? *breach : real_stress::recent_operations())) {
+      v.trace.push_back("  " + line);
+    }
+    v.trace.push_back(
+        concat("next: search for it on the deterministic runtime: ", v.replay_command));
+    if (j.claimed) {
+      out.verdict = Verdict::fail;
+      out.stopped_by = StopReason::violation;
+      out.violations.push_back(std::move(v));
+      break;
+    }
+    any_unclaimed_break = true;
+    evidence = std::move(v);
+  }
+  watch.in_flight(nullptr);
+  out.elapsed_seconds = seconds_since(start);
+  out.metrics = metrics.to_json();
+  // Waits here are nanoseconds of the steady clock, reported by the histogram below; the
+  // per-execution percentiles in steps have no meaning on real threads.
+  out.metrics.erase("wait_steps");
+  wall.write(out.metrics, cell.preset.kind);
+  auto& s = out.metrics["stress"];
+  s["threads"] = threads;
+  s["noise"] = std::string(to_string(stress.noise));
+  s["spurious_wakeups"] = settings.spurious_wakeups;
+  s["spurious_cas_failures"] = settings.cas_failures;
+  s["first_trial_seed"] = stress_trial_seed(plan.seed, 0);
+  s["trial_seed_rule"] = "trial i (from 0) draws its noise from derive_execution_seed(seed, i)";
+  s["replayable"] = false;
+  s["trial_seconds"] = wall.busy_seconds;
+  out.metrics["claims_headline"] = cell.claims_headline();
+  if (out.verdict == Verdict::pass && (!cell.claims_headline() || any_unclaimed_break)) {
+    out.verdict = Verdict::measured;
+    if (evidence) out.violations.push_back(std::move(*evidence));
+  }
+  return out;
+}
+
+}  // namespace syncstress::scenarios

@@ -1,0 +1,244 @@
+// Stress mode on the real platform: the per-operation hook (ring and noise) and the fault
+// draws. See platform/real_stress.hpp.
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+
+#include "platform/real_stress.hpp"
+#include "util/source_path.hpp"
+
+namespace syncstress {
+namespace {
+
+constexpr std::size_t kRingSize = 16;  // a power of two
+constexpr std::size_t kMaxRings = 512;
+
+struct Ring {
+  struct Entry {
+    std::source_location where;
+    real_detail::op kind = real_detail::op::load;
+  };
+  std::atomic<std::uint64_t> count{0};
+  std::atomic<std::uint32_t> os_thread{0};
+  std::array<Entry, kRingSize> entries{};
+};
+
+std::array<Ring, kMaxRings> g_rings;
+std::atomic<std::uint32_t> g_claimed{0};
+std::atomic<std::uint64_t> g_generation{1};
+// Written by begin_trial while the trial's threads are not running operations; read relaxed.
+std::atomic<std::uint8_t> g_noise{0};
+std::atomic<bool> g_spurious_wakeups{false};
+std::atomic<bool> g_cas_failures{false};
+std::atomic<std::uint64_t> g_seed{0};
+
+std::uint64_t splitmix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/// A thread's view of the current trial: its ring and its generator.
+struct ThreadState {
+  std::uint64_t generation = 0;
+  Ring* ring = nullptr;
+  std::uint64_t rng = 0;
+
+  /// Joins the current trial if this thread has not yet.
+  void refresh() {
+    const auto now = g_generation.load(std::memory_order_acquire);
+    if (generation == now) return;
+    generation = now;
+    const auto slot = g_claimed.fetch_add(1, std::memory_order_relaxed);
+    ring = slot < kMaxRings ? &g_rings[slot] : nullptr;
+    if (ring != nullptr) {
+      ring->count.store(0, std::memory_order_relaxed);
+      ring->os_thread.store(static_cast<std::uint32_t>(::syscall(SYS_gettid)),
+                            std::memory_order_relaxed);
+    }
+    rng = splitmix(g_seed.load(std::memory_order_relaxed) ^ splitmix(slot + 1));
+  }
+  std::uint64_t next() {
+    // xorshift64*: a few instructions per draw.
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return rng * 0x2545f4914f6cdd1dULL;
+  }
+};
+
+thread_local ThreadState t_state;
+
+void pause_spin(std::uint64_t n) {
+  for (std::uint64_t i = 0; i < n; ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+#endif
+  }
+}
+
+void sleep_us(std::uint64_t us) {
+  timespec ts{0, static_cast<long>(us * 1000)};
+  ::nanosleep(&ts, nullptr);
+}
+
+/// One noise draw: nothing, or a spin, a yield, a sleep; high noise draws each more often.
+void noise(std::uint64_t x, std::uint8_t level) {
+  // low: 1/32 spin, 1/256 yield, 1/8192 sleep; high: 1/4, 1/32, 1/1024.
+  const unsigned spin_bits = level == 2 ? 2 : 5;
+  const unsigned yield_bits = level == 2 ? 5 : 8;
+  const unsigned sleep_bits = level == 2 ? 10 : 13;
+  const auto r = x >> 20;
+  if ((x & ((1ULL << sleep_bits) - 1)) == 0) {
+    sleep_us(10 + r % 90);
+  } else if (((x >> 13) & ((1ULL << yield_bits) - 1)) == 0) {
+    ::sched_yield();
+  } else if (((x >> 24) & ((1ULL << spin_bits) - 1)) == 0) {
+    pause_spin(1 + r % (level == 2 ? 512 : 128));
+  }
+}
+
+}  // namespace
+
+namespace real_detail {
+
+void stress_op(op kind, const std::source_location& where) noexcept {
+  ThreadState& t = t_state;
+  t.refresh();
+  if (t.ring != nullptr) {
+    const auto n = t.ring->count.load(std::memory_order_relaxed);
+    t.ring->entries[n & (kRingSize - 1)] = {where, kind};
+    t.ring->count.store(n + 1, std::memory_order_release);
+  }
+  const auto level = g_noise.load(std::memory_order_relaxed);
+  if (level != 0) noise(t.next(), level);
+}
+
+bool stress_spurious_wakeup() noexcept {
+  if (!g_spurious_wakeups.load(std::memory_order_relaxed)) return false;
+  ThreadState& t = t_state;
+  t.refresh();
+  return (t.next() & 15) == 0;  // one wait in 16
+}
+
+bool stress_cas_failure() noexcept {
+  if (!g_cas_failures.load(std::memory_order_relaxed)) return false;
+  ThreadState& t = t_state;
+  t.refresh();
+  return (t.next() & 15) == 0;  // one weak CAS in 16
+}
+
+}  // namespace real_detail
+
+namespace real_stress {
+
+void begin_trial(const Settings& settings) {
+  g_noise.store(static_cast<std::uint8_t>(settings.noise), std::memory_order_relaxed);
+  g_spurious_wakeups.store(settings.spurious_wakeups, std::memory_order_relaxed);
+  g_cas_failures.store(settings.cas_failures, std::memory_order_relaxed);
+  g_seed.store(settings.seed, std::memory_order_relaxed);
+  g_claimed.store(0, std::memory_order_relaxed);
+  g_generation.fetch_add(1, std::memory_order_release);
+  real_detail::stress_on.store(true, std::memory_order_release);
+}
+
+void end_trial() { real_detail::stress_on.store(false, std::memory_order_release); }
+
+std::vector<ThreadOps> recent_operations(std::size_t per_thread) {
+  std::vector<ThreadOps> out;
+  const auto claimed = std::min<std::size_t>(g_claimed.load(std::memory_order_acquire), kMaxRings);
+  for (std::size_t slot = 0; slot < claimed; ++slot) {
+    const Ring& ring = g_rings[slot];
+    ThreadOps t;
+    t.slot = static_cast<std::uint32_t>(slot);
+    t.os_thread = ring.os_thread.load(std::memory_order_relaxed);
+    t.operations = ring.count.load(std::memory_order_acquire);
+    const auto kept = std::min<std::uint64_t>({t.operations, kRingSize, per_thread});
+    for (std::uint64_t i = t.operations - kept; i < t.operations; ++i) {
+      const auto& e = ring.entries[i & (kRingSize - 1)];
+      t.recent.push_back({op_name(e.kind), source_relative(e.where.file_name()), e.where.line()});
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+std::string_view op_name(real_detail::op kind) {
+  using real_detail::op;
+  switch (kind) {
+    case op::load:
+      return "load";
+    case op::store:
+      return "store";
+    case op::exchange:
+      return "exchange";
+    case op::cas_weak:
+      return "compare_exchange_weak";
+    case op::cas_strong:
+      return "compare_exchange_strong";
+    case op::fetch_add:
+      return "fetch_add";
+    case op::fetch_sub:
+      return "fetch_sub";
+    case op::fetch_and:
+      return "fetch_and";
+    case op::fetch_or:
+      return "fetch_or";
+    case op::fetch_xor:
+      return "fetch_xor";
+    case op::atomic_wait:
+      return "wait";
+    case op::notify_one:
+      return "notify_one";
+    case op::notify_all:
+      return "notify_all";
+    case op::mutex_lock:
+      return "mutex.lock";
+    case op::mutex_try_lock:
+      return "mutex.try_lock";
+    case op::mutex_unlock:
+      return "mutex.unlock";
+    case op::wait_on_address:
+      return "wait_on_address";
+    case op::wake_one:
+      return "wake_by_address_single";
+    case op::wake_all:
+      return "wake_by_address_all";
+    case op::park:
+      return "park";
+    case op::unpark:
+      return "unpark";
+    case op::yield:
+      return "yield";
+    case op::event_set:
+      return "event.set";
+    case op::event_reset:
+      return "event.reset";
+    case op::event_wait:
+      return "event.wait";
+    case op::event_try_wait:
+      return "event.try_wait";
+    case op::post:
+      return "post";
+    case op::resume_on_signal:
+      return "resume_on_signal";
+    case op::resume:
+      return "resume";
+    case op::thread_start:
+      return "thread";
+    case op::join:
+      return "join";
+  }
+  return "operation";
+}
+
+}  // namespace real_stress
+}  // namespace syncstress
