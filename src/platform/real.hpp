@@ -95,8 +95,9 @@ void record_failure(std::string_view what, const std::source_location& loc);
 
 /// Stress mode's view of each Platform operation (src/platform/real/stress.cpp). Off, an
 /// operation costs one relaxed load and a branch; on, the operation is written to the calling
-/// thread's ring of recent operations and a seeded noise draw may delay it. Stress mode is
-/// switched on and configured between trials, through real_stress.hpp.
+/// thread's ring of recent operations (a few stores, no call) and, when noise is on, a seeded
+/// draw may delay it. Stress mode is switched on and configured between trials, through
+/// real_stress.hpp.
 enum class op : std::uint8_t {
   load,
   store,
@@ -130,17 +131,58 @@ enum class op : std::uint8_t {
   thread_start,
   join
 };
-inline std::atomic<bool> stress_on{false};
-/// Records `kind` at `where` in this thread's ring and draws the noise (stress mode only).
-void stress_op(op kind, const std::source_location& where) noexcept;
+
+/// One thread's recent operations in a trial: entry i % kOpRingSize is its i-th operation,
+/// packed as (source_location << 8) | op. Owned by the platform (never freed), so a crash
+/// handler may read the ring of a thread that has exited.
+inline constexpr std::size_t kOpRingSize = 16;  // a power of two
+struct alignas(64) op_ring {
+  std::atomic<std::uint64_t> count{0};
+  std::atomic<std::uint32_t> os_thread{0};
+  std::atomic<std::uint64_t> entries[kOpRingSize] = {};
+};
+
+/// The current trial's number; 0 while stress mode is off.
+inline std::atomic<std::uint64_t> stress_generation{0};
+/// The trial's noise level (0 off, 1 low, 2 high).
+inline std::atomic<std::uint8_t> stress_noise_level{0};
+// This thread's trial and ring; constinit, so reading them is a plain TLS load.
+inline thread_local constinit std::uint64_t t_stress_generation = 0;
+inline thread_local constinit op_ring* t_stress_ring = nullptr;
+
+/// Joins trial `generation`: claims a ring and seeds this thread's generator.
+void stress_join(std::uint64_t generation) noexcept;
+/// One noise draw for this thread: nothing, a pause spin, sched_yield or a short sleep.
+void stress_noise() noexcept;
 /// Whether this wait ends spuriously / this weak CAS fails spuriously: a seeded draw, true
 /// only in stress mode with that fault switched on.
 bool stress_spurious_wakeup() noexcept;
 bool stress_cas_failure() noexcept;
 
+static_assert(sizeof(std::source_location) == sizeof(std::uint64_t) &&
+                  std::is_trivially_copyable_v<std::source_location>,
+              "an op ring entry packs a source_location (one pointer) with the op");
+
 inline void on_op(op kind, const std::source_location& where) noexcept {
-  if (stress_on.load(std::memory_order_relaxed)) [[unlikely]]
-    stress_op(kind, where);
+  const auto generation = stress_generation.load(std::memory_order_relaxed);
+  if (generation == 0) [[likely]]
+    return;
+  if (t_stress_generation != generation) [[unlikely]]
+    stress_join(generation);
+  if (op_ring* ring = t_stress_ring) {
+    const auto n = ring->count.load(std::memory_order_relaxed);
+    ring->entries[n & (kOpRingSize - 1)].store(
+        (std::bit_cast<std::uint64_t>(where) << 8) | static_cast<std::uint8_t>(kind),
+        std::memory_order_relaxed);
+    ring->count.store(n + 1, std::memory_order_release);
+  }
+  if (stress_noise_level.load(std::memory_order_relaxed) != 0) [[unlikely]]
+    stress_noise();
+}
+
+/// Whether stress mode is on (a fault may be drawn).
+inline bool stress_active() noexcept {
+  return stress_generation.load(std::memory_order_relaxed) != 0;
 }
 
 }  // namespace real_detail
@@ -191,8 +233,7 @@ struct Real {
                                std::memory_order failure,
                                source_location where = source_location::current()) noexcept {
       real_detail::on_op(real_detail::op::cas_weak, where);
-      if (real_detail::stress_on.load(std::memory_order_relaxed) &&
-          real_detail::stress_cas_failure()) [[unlikely]] {
+      if (real_detail::stress_active() && real_detail::stress_cas_failure()) [[unlikely]] {
         // A spurious failure, as LL/SC hardware gives: the current value, nothing written.
         expected = value_.load(failure);
         return false;
@@ -333,8 +374,7 @@ struct Real {
     static_assert(sizeof(T) == 4 && sizeof(std::atomic<T>) == 4,
                   "wait_on_address needs a 4-byte word (a futex)");
     real_detail::on_op(real_detail::op::wait_on_address, where);
-    if (real_detail::stress_on.load(std::memory_order_relaxed) &&
-        real_detail::stress_spurious_wakeup()) [[unlikely]]
+    if (real_detail::stress_active() && real_detail::stress_spurious_wakeup()) [[unlikely]]
       return;
     real_detail::futex_wait(&a.value_, std::bit_cast<std::uint32_t>(expected));
   }

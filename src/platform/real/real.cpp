@@ -221,8 +221,7 @@ void record_failure(std::string_view what, const std::source_location& loc) {
 void Real::parker::park(source_location where) noexcept {
   real_detail::on_op(real_detail::op::park, where);
   // A spurious return (stress mode's fault injection) leaves any permit where it is.
-  if (real_detail::stress_on.load(std::memory_order_relaxed) &&
-      real_detail::stress_spurious_wakeup()) {
+  if (real_detail::stress_active() && real_detail::stress_spurious_wakeup()) {
     return;
   }
   // acquire pairs with the release exchange in unpark(): what the unparker wrote before

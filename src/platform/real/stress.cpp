@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 
 #include "platform/real_stress.hpp"
 #include "util/source_path.hpp"
@@ -15,24 +16,12 @@
 namespace syncstress {
 namespace {
 
-constexpr std::size_t kRingSize = 16;  // a power of two
 constexpr std::size_t kMaxRings = 512;
 
-struct Ring {
-  struct Entry {
-    std::source_location where;
-    real_detail::op kind = real_detail::op::load;
-  };
-  std::atomic<std::uint64_t> count{0};
-  std::atomic<std::uint32_t> os_thread{0};
-  std::array<Entry, kRingSize> entries{};
-};
-
-std::array<Ring, kMaxRings> g_rings;
+std::array<real_detail::op_ring, kMaxRings> g_rings;
 std::atomic<std::uint32_t> g_claimed{0};
-std::atomic<std::uint64_t> g_generation{1};
+std::atomic<std::uint64_t> g_trials{0};  // trials begun: the next trial's generation
 // Written by begin_trial while the trial's threads are not running operations; read relaxed.
-std::atomic<std::uint8_t> g_noise{0};
 std::atomic<bool> g_spurious_wakeups{false};
 std::atomic<bool> g_cas_failures{false};
 std::atomic<std::uint64_t> g_seed{0};
@@ -44,36 +33,23 @@ std::uint64_t splitmix(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
-/// A thread's view of the current trial: its ring and its generator.
-struct ThreadState {
-  std::uint64_t generation = 0;
-  Ring* ring = nullptr;
-  std::uint64_t rng = 0;
+// This thread's generator (xorshift64*), seeded when it joins a trial.
+thread_local constinit std::uint64_t t_rng = 0;
 
-  /// Joins the current trial if this thread has not yet.
-  void refresh() {
-    const auto now = g_generation.load(std::memory_order_acquire);
-    if (generation == now) return;
-    generation = now;
-    const auto slot = g_claimed.fetch_add(1, std::memory_order_relaxed);
-    ring = slot < kMaxRings ? &g_rings[slot] : nullptr;
-    if (ring != nullptr) {
-      ring->count.store(0, std::memory_order_relaxed);
-      ring->os_thread.store(static_cast<std::uint32_t>(::syscall(SYS_gettid)),
-                            std::memory_order_relaxed);
-    }
-    rng = splitmix(g_seed.load(std::memory_order_relaxed) ^ splitmix(slot + 1));
-  }
-  std::uint64_t next() {
-    // xorshift64*: a few instructions per draw.
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return rng * 0x2545f4914f6cdd1dULL;
-  }
-};
+std::uint64_t next_draw() {
+  t_rng ^= t_rng >> 12;
+  t_rng ^= t_rng << 25;
+  t_rng ^= t_rng >> 27;
+  return t_rng * 0x2545f4914f6cdd1dULL;
+}
 
-thread_local ThreadState t_state;
+/// Joins the current trial if this thread has not yet (a fault draw may come first).
+void ensure_joined() {
+  const auto generation = real_detail::stress_generation.load(std::memory_order_relaxed);
+  if (generation != 0 && real_detail::t_stress_generation != generation) {
+    real_detail::stress_join(generation);
+  }
+}
 
 void pause_spin(std::uint64_t n) {
   for (std::uint64_t i = 0; i < n; ++i) {
@@ -90,13 +66,31 @@ void sleep_us(std::uint64_t us) {
   ::nanosleep(&ts, nullptr);
 }
 
-/// One noise draw: nothing, or a spin, a yield, a sleep; high noise draws each more often.
-void noise(std::uint64_t x, std::uint8_t level) {
+}  // namespace
+
+namespace real_detail {
+
+void stress_join(std::uint64_t generation) noexcept {
+  t_stress_generation = generation;
+  const auto slot = g_claimed.fetch_add(1, std::memory_order_relaxed);
+  op_ring* ring = slot < kMaxRings ? &g_rings[slot] : nullptr;
+  if (ring != nullptr) {
+    ring->count.store(0, std::memory_order_relaxed);
+    ring->os_thread.store(static_cast<std::uint32_t>(::syscall(SYS_gettid)),
+                          std::memory_order_relaxed);
+  }
+  t_stress_ring = ring;
+  t_rng = splitmix(g_seed.load(std::memory_order_relaxed) ^ splitmix(slot + 1)) | 1;
+}
+
+void stress_noise() noexcept {
   // low: 1/32 spin, 1/256 yield, 1/8192 sleep; high: 1/4, 1/32, 1/1024.
+  const auto level = stress_noise_level.load(std::memory_order_relaxed);
+  const std::uint64_t x = next_draw();
   const unsigned spin_bits = level == 2 ? 2 : 5;
   const unsigned yield_bits = level == 2 ? 5 : 8;
   const unsigned sleep_bits = level == 2 ? 10 : 13;
-  const auto r = x >> 20;
+  const auto r = x >> 40;
   if ((x & ((1ULL << sleep_bits) - 1)) == 0) {
     sleep_us(10 + r % 90);
   } else if (((x >> 13) & ((1ULL << yield_bits) - 1)) == 0) {
@@ -106,34 +100,16 @@ void noise(std::uint64_t x, std::uint8_t level) {
   }
 }
 
-}  // namespace
-
-namespace real_detail {
-
-void stress_op(op kind, const std::source_location& where) noexcept {
-  ThreadState& t = t_state;
-  t.refresh();
-  if (t.ring != nullptr) {
-    const auto n = t.ring->count.load(std::memory_order_relaxed);
-    t.ring->entries[n & (kRingSize - 1)] = {where, kind};
-    t.ring->count.store(n + 1, std::memory_order_release);
-  }
-  const auto level = g_noise.load(std::memory_order_relaxed);
-  if (level != 0) noise(t.next(), level);
-}
-
 bool stress_spurious_wakeup() noexcept {
   if (!g_spurious_wakeups.load(std::memory_order_relaxed)) return false;
-  ThreadState& t = t_state;
-  t.refresh();
-  return (t.next() & 15) == 0;  // one wait in 16
+  ensure_joined();
+  return (next_draw() & 15) == 0;  // one wait in 16
 }
 
 bool stress_cas_failure() noexcept {
   if (!g_cas_failures.load(std::memory_order_relaxed)) return false;
-  ThreadState& t = t_state;
-  t.refresh();
-  return (t.next() & 15) == 0;  // one weak CAS in 16
+  ensure_joined();
+  return (next_draw() & 15) == 0;  // one weak CAS in 16
 }
 
 }  // namespace real_detail
@@ -141,30 +117,36 @@ bool stress_cas_failure() noexcept {
 namespace real_stress {
 
 void begin_trial(const Settings& settings) {
-  g_noise.store(static_cast<std::uint8_t>(settings.noise), std::memory_order_relaxed);
+  real_detail::stress_noise_level.store(static_cast<std::uint8_t>(settings.noise),
+                                        std::memory_order_relaxed);
   g_spurious_wakeups.store(settings.spurious_wakeups, std::memory_order_relaxed);
   g_cas_failures.store(settings.cas_failures, std::memory_order_relaxed);
   g_seed.store(settings.seed, std::memory_order_relaxed);
   g_claimed.store(0, std::memory_order_relaxed);
-  g_generation.fetch_add(1, std::memory_order_release);
-  real_detail::stress_on.store(true, std::memory_order_release);
+  // A new generation: every thread claims a fresh ring at its next operation.
+  real_detail::stress_generation.store(g_trials.fetch_add(1, std::memory_order_relaxed) + 1,
+                                       std::memory_order_release);
 }
 
-void end_trial() { real_detail::stress_on.store(false, std::memory_order_release); }
+void end_trial() { real_detail::stress_generation.store(0, std::memory_order_release); }
 
 std::vector<ThreadOps> recent_operations(std::size_t per_thread) {
   std::vector<ThreadOps> out;
   const auto claimed = std::min<std::size_t>(g_claimed.load(std::memory_order_acquire), kMaxRings);
   for (std::size_t slot = 0; slot < claimed; ++slot) {
-    const Ring& ring = g_rings[slot];
+    const real_detail::op_ring& ring = g_rings[slot];
     ThreadOps t;
     t.slot = static_cast<std::uint32_t>(slot);
     t.os_thread = ring.os_thread.load(std::memory_order_relaxed);
     t.operations = ring.count.load(std::memory_order_acquire);
-    const auto kept = std::min<std::uint64_t>({t.operations, kRingSize, per_thread});
+    const auto kept = std::min<std::uint64_t>(
+        {t.operations, std::uint64_t{real_detail::kOpRingSize}, std::uint64_t{per_thread}});
     for (std::uint64_t i = t.operations - kept; i < t.operations; ++i) {
-      const auto& e = ring.entries[i & (kRingSize - 1)];
-      t.recent.push_back({op_name(e.kind), source_relative(e.where.file_name()), e.where.line()});
+      const auto packed =
+          ring.entries[i & (real_detail::kOpRingSize - 1)].load(std::memory_order_relaxed);
+      const auto where = std::bit_cast<std::source_location>(packed >> 8);
+      t.recent.push_back({op_name(static_cast<real_detail::op>(packed & 0xff)),
+                          source_relative(where.file_name()), where.line()});
     }
     out.push_back(std::move(t));
   }
