@@ -214,7 +214,8 @@ class RunCommand final : public Command {
         out << "\n"
             << cell["primitive"].get<std::string>() << " x " << cell["scenario"].get<std::string>()
             << ": " << v["property"].get<std::string>() << ": " << v["message"].get<std::string>()
-            << "\n  replay: " << v["replay_command"].get<std::string>() << '\n';
+            << (v["schedule"].get<std::string>().empty() ? "\n  next: " : "\n  replay: ")
+            << v["replay_command"].get<std::string>() << '\n';
         for (const auto& line : v["trace"]) out << "  " << line.get<std::string>() << '\n';
       }
     }
