@@ -347,6 +347,7 @@ CellResult run_stress_cell(const Cell& cell, const StressSearch& stress, const C
   s["replayable"] = false;
   s["trial_seconds"] = wall.busy_seconds;
   out.metrics["claims_headline"] = cell.claims_headline();
+  out.metrics["search_complete"] = false;  // trials cover nothing completely
   if (out.verdict == Verdict::pass && (!cell.claims_headline() || any_unclaimed_break)) {
     out.verdict = Verdict::measured;
     if (evidence) out.violations.push_back(std::move(*evidence));
