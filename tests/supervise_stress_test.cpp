@@ -204,6 +204,31 @@ TEST(SuperviseStress, ControlsPass) {
       Verdict::pass);
 }
 
+TEST(SuperviseStress, EveryControlPassesEveryPresetOfItsKind) {
+  // Short trials (scale 2, 20 of them) so that every pair runs; a control must never fail,
+  // whatever it does not claim (that is measured).
+  int cells = 0;
+  for (const auto& summary : list_presets(scenarios_dir())) {
+    const Preset p = load_preset(summary.path);
+    for (const auto& info : all_primitives()) {
+      if (info.source != "control" || info.kind != p.kind ||
+          !applies(p.family, info.kind, info.mode) ||
+          !supervise::stress_backend().runs(info, p.family)) {
+        continue;
+      }
+      const Cell cell = make_cell(p, info, {});
+      const StrategySpec spec = parse_strategy_spec("stress:threads=4,scale=2");
+      const CellPlan plan{p.seed, 20, p.time_budget_seconds, true};
+      const auto r = supervise::stress_backend().run(cell, spec, plan);
+      EXPECT_TRUE(r.verdict == Verdict::pass || r.verdict == Verdict::measured)
+          << info.name << " x " << p.name << ": " << to_string(r.verdict) << " "
+          << (r.violations.empty() ? r.error : r.violations[0].message);
+      ++cells;
+    }
+  }
+  EXPECT_GE(cells, 20);
+}
+
 TEST(SuperviseStress, AUseAfterFreeIsACrashCellWithTheTrialAndEachThreadsLastOperations) {
   const auto r = stress("mutex-safety", "stress_use_after_free_mutex", "stress:stall=3", 50);
   ASSERT_EQ(r.verdict, Verdict::fail) << r.error;
