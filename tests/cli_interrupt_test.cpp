@@ -221,6 +221,11 @@ TEST(CliInterrupt, TheGateGivesTheSameVerdictsOnAMachineFourTimesSlower) {
   // The presets bound their cells by executions; their time budgets are a safety net that a
   // machine four times slower (each execution followed by a pause three times its length)
   // must not reach.
+#ifdef SYNCSTRESS_ASAN
+  // The sanitized build is the slow machine already; four times that is a minute of pauses for
+  // what the Release build checks (keeps CI under 30 minutes).
+  GTEST_SKIP() << "checked in the Release build";
+#endif
   TempDir dir;
   const std::string baseline = SYNCSTRESS_SOURCE_DIR "/results/baseline.json";
   for (const char* scenario : {"mutex-safety", "shared-mutex-starvation"}) {
