@@ -20,6 +20,13 @@ struct Judgement {
   std::string message;
 };
 
+/// A property broke in an execution: the Finding a family's check left in `obs`, or else
+/// `property` and `message` (what the platform itself saw). Claimed unless the family injects
+/// that very fault on purpose (cancellation, spurious wake-ups) and the primitive does not make
+/// the family's headline claim. Shared by the sim judge and the stress cells.
+Judgement judge_violation(const Observations& obs, Family family, std::uint32_t claims,
+                          std::string property, std::string message);
+
 /// Judges one execution from its typed record: the Finding a family's check left in `obs`, or
 /// what the runtime itself saw (a deadlock, the step bound, a misused frame, an exception).
 Judgement judge(const sim::ExecutionResult& r, const Observations& obs, Family family,

@@ -25,7 +25,8 @@ void Metrics::add(const Observations& obs, const Judgement& judgement) {
     const auto x = static_cast<double>(a.acquisitions);
     sum += x;
     sum_sq += x * x;
-    waits_.insert(waits_.end(), a.waits.begin(), a.waits.end());
+    acquisitions_ += a.waits.size();
+    if (wait_percentiles_) waits_.insert(waits_.end(), a.waits.begin(), a.waits.end());
     max_bypassed_ = std::max(max_bypassed_, a.max_bypassed);
     bypasses_ += a.bypassed;
   }
@@ -40,13 +41,15 @@ nlohmann::json Metrics::to_json() {
   nlohmann::json m = nlohmann::json::object();
   if (jain_count_ > 0) {
     m["jain_fairness_index"] = jain_sum_ / static_cast<double>(jain_count_);
-    m["acquisitions"] = waits_.size();
-    m["wait_steps"] = {{"p50", percentile(waits_, 0.50)},
-                       {"p90", percentile(waits_, 0.90)},
-                       {"p99", percentile(waits_, 0.99)},
-                       {"max", waits_.empty() ? 0.0
-                                              : static_cast<double>(*std::max_element(
-                                                    waits_.begin(), waits_.end()))}};
+    m["acquisitions"] = acquisitions_;
+    if (wait_percentiles_) {
+      m["wait_steps"] = {{"p50", percentile(waits_, 0.50)},
+                         {"p90", percentile(waits_, 0.90)},
+                         {"p99", percentile(waits_, 0.99)},
+                         {"max", waits_.empty() ? 0.0
+                                                : static_cast<double>(*std::max_element(
+                                                      waits_.begin(), waits_.end()))}};
+    }
     m["bypasses"] = bypasses_;
     m["max_bypassed_in_one_wait"] = max_bypassed_;
     m["fifo_violations"] = fifo_violations_;

@@ -69,22 +69,13 @@ std::vector<std::string> repeat_parameters(Family family) {
   return {};
 }
 
-/// What the judge makes of a trial's record (the sim judge's rules for a violation).
+/// What the judge makes of a trial's record: a claimed property the family's checks saw, or a
+/// check of the primitive's own (Real::check) that failed.
 Judgement judge_trial(const Observations& obs, const Real::failures& failures, Family family,
                       std::uint32_t claims) {
-  Judgement j;
-  if (!obs.finding && failures.count == 0) return j;
-  const bool fault_family = family == Family::cancellation || family == Family::spurious_wakeups;
-  j.broken = true;
-  j.claimed = !fault_family || (claims & headline_claim(family)) != 0;
-  if (obs.finding) {
-    j.property = obs.finding->property;
-    j.message = obs.finding->message;
-  } else {  // a check of the primitive's own
-    j.property = "check";
-    j.message = failures.first ? failures.first->what : std::string("a check failed");
-  }
-  return j;
+  if (!obs.finding && failures.count == 0) return {};
+  return judge_violation(obs, family, claims, "check",
+                         failures.first ? failures.first->what : std::string("a check failed"));
 }
 
 /// Each thread's last operations, one line per thread: "thread 2 (tid 812): ... <- fetch_add
@@ -251,7 +242,9 @@ CellResult run_stress_cell(const Cell& cell, const StressSearch& stress, const C
   settings.cas_failures =
       params.boolean("spurious_cas_failures") || (stress.faults && options.cas_failures);
 
-  Metrics metrics;
+  // Waits here are nanoseconds of the steady clock, kept in the histogram of WallMetrics; the
+  // per-execution percentiles in steps have no meaning on real threads.
+  Metrics metrics(/*wait_percentiles=*/false);
   WallMetrics wall;
   bool any_unclaimed_break = false;
   std::optional<Violation> evidence;
@@ -333,9 +326,6 @@ CellResult run_stress_cell(const Cell& cell, const StressSearch& stress, const C
   watch.in_flight(nullptr);
   out.elapsed_seconds = seconds_since(start);
   out.metrics = metrics.to_json();
-  // Waits here are nanoseconds of the steady clock, reported by the histogram below; the
-  // per-execution percentiles in steps have no meaning on real threads.
-  out.metrics.erase("wait_steps");
   wall.write(out.metrics, cell.preset.kind);
   auto& s = out.metrics["stress"];
   s["threads"] = threads;
