@@ -133,8 +133,10 @@ enum class op : std::uint8_t {
 };
 
 /// One thread's recent operations in a trial: entry i % kOpRingSize is its i-th operation,
-/// packed as (source_location << 8) | op. Owned by the platform (never freed), so a crash
-/// handler may read the ring of a thread that has exited.
+/// packed as (source_location << 8) | op. Each thread writes its own ring, in thread-local
+/// storage; the platform keeps a registry of the trial's rings, and a thread copies its ring
+/// into storage the platform owns when it exits, so a crash handler may read the ring of a
+/// thread that has exited.
 inline constexpr std::size_t kOpRingSize = 16;  // a power of two
 struct alignas(64) op_ring {
   std::atomic<std::uint64_t> count{0};
@@ -142,18 +144,24 @@ struct alignas(64) op_ring {
   std::atomic<std::uint64_t> entries[kOpRingSize] = {};
 };
 
-/// The current trial's number; 0 while stress mode is off.
-inline std::atomic<std::uint64_t> stress_generation{0};
-/// The trial's noise level (0 off, 1 low, 2 high).
-inline std::atomic<std::uint8_t> stress_noise_level{0};
-// This thread's trial and ring; constinit, so reading them is a plain TLS load.
+/// What every operation reads, on a cache line of its own, so that no primitive's atomic
+/// shares the line and turns every operation's read of the switch into a cache miss.
+struct alignas(64) stress_switch {
+  /// 0 while stress mode is off; else (trial number << 2) | noise level (1 low, 2 high, 0 off):
+  /// one load tells an operation whether stress mode is on, whether its thread has joined this
+  /// trial and whether to draw noise.
+  std::atomic<std::uint64_t> generation{0};
+};
+inline stress_switch stress_state;
+// This thread's trial and ring; constinit, so reaching them is a plain TLS access.
 inline thread_local constinit std::uint64_t t_stress_generation = 0;
-inline thread_local constinit op_ring* t_stress_ring = nullptr;
+inline thread_local constinit op_ring t_op_ring{};
 
-/// Joins trial `generation`: claims a ring and seeds this thread's generator.
+/// Joins trial `generation`: empties this thread's ring, registers it and seeds this thread's
+/// generator.
 void stress_join(std::uint64_t generation) noexcept;
 /// One noise draw for this thread: nothing, a pause spin, sched_yield or a short sleep.
-void stress_noise() noexcept;
+void stress_noise(std::uint64_t level) noexcept;
 /// Whether this wait ends spuriously / this weak CAS fails spuriously: a seeded draw, true
 /// only in stress mode with that fault switched on.
 bool stress_spurious_wakeup() noexcept;
@@ -164,25 +172,23 @@ static_assert(sizeof(std::source_location) == sizeof(std::uint64_t) &&
               "an op ring entry packs a source_location (one pointer) with the op");
 
 inline void on_op(op kind, const std::source_location& where) noexcept {
-  const auto generation = stress_generation.load(std::memory_order_relaxed);
+  const auto generation = stress_state.generation.load(std::memory_order_relaxed);
   if (generation == 0) [[likely]]
     return;
   if (t_stress_generation != generation) [[unlikely]]
     stress_join(generation);
-  if (op_ring* ring = t_stress_ring) {
-    const auto n = ring->count.load(std::memory_order_relaxed);
-    ring->entries[n & (kOpRingSize - 1)].store(
-        (std::bit_cast<std::uint64_t>(where) << 8) | static_cast<std::uint8_t>(kind),
-        std::memory_order_relaxed);
-    ring->count.store(n + 1, std::memory_order_release);
-  }
-  if (stress_noise_level.load(std::memory_order_relaxed) != 0) [[unlikely]]
-    stress_noise();
+  const auto n = t_op_ring.count.load(std::memory_order_relaxed);
+  t_op_ring.entries[n & (kOpRingSize - 1)].store(
+      (std::bit_cast<std::uint64_t>(where) << 8) | static_cast<std::uint8_t>(kind),
+      std::memory_order_relaxed);
+  t_op_ring.count.store(n + 1, std::memory_order_release);
+  if ((generation & 3) != 0) [[unlikely]]
+    stress_noise(generation & 3);
 }
 
 /// Whether stress mode is on (a fault may be drawn).
 inline bool stress_active() noexcept {
-  return stress_generation.load(std::memory_order_relaxed) != 0;
+  return stress_state.generation.load(std::memory_order_relaxed) != 0;
 }
 
 }  // namespace real_detail

@@ -18,9 +18,15 @@ namespace {
 
 constexpr std::size_t kMaxRings = 512;
 
-std::array<real_detail::op_ring, kMaxRings> g_rings;
+using real_detail::op_ring;
+
+// The current trial's rings, by slot: a live thread's own ring, or its copy in g_exited once
+// the thread has exited. Null until the slot's thread joins the trial.
+std::array<std::atomic<const op_ring*>, kMaxRings> g_registry{};
+std::array<op_ring, kMaxRings> g_exited;
 std::atomic<std::uint32_t> g_claimed{0};
-std::atomic<std::uint64_t> g_trials{0};  // trials begun: the next trial's generation
+std::atomic<std::uint64_t> g_trials{0};      // trials begun
+std::atomic<std::uint64_t> g_generation{0};  // the latest trial's stress_state.generation
 // Written by begin_trial while the trial's threads are not running operations; read relaxed.
 std::atomic<bool> g_spurious_wakeups{false};
 std::atomic<bool> g_cas_failures{false};
@@ -45,7 +51,7 @@ std::uint64_t next_draw() {
 
 /// Joins the current trial if this thread has not yet (a fault draw may come first).
 void ensure_joined() {
-  const auto generation = real_detail::stress_generation.load(std::memory_order_relaxed);
+  const auto generation = real_detail::stress_state.generation.load(std::memory_order_relaxed);
   if (generation != 0 && real_detail::t_stress_generation != generation) {
     real_detail::stress_join(generation);
   }
@@ -61,6 +67,31 @@ void pause_spin(std::uint64_t n) {
   }
 }
 
+void copy_ring(const op_ring& from, op_ring& to) {
+  for (std::size_t i = 0; i < real_detail::kOpRingSize; ++i) {
+    to.entries[i].store(from.entries[i].load(std::memory_order_relaxed), std::memory_order_relaxed);
+  }
+  to.os_thread.store(from.os_thread.load(std::memory_order_relaxed), std::memory_order_relaxed);
+  to.count.store(from.count.load(std::memory_order_relaxed), std::memory_order_release);
+}
+
+// Destroyed when its thread exits: if the thread is in the current trial, its ring (about to
+// go with the thread's storage) is copied to the platform's storage and the registry points
+// there. Constructed on a thread's first join, off the per-operation path.
+struct ring_keeper {
+  std::uint64_t generation = 0;
+  std::uint32_t slot = kMaxRings;
+  ring_keeper() = default;
+  ring_keeper(const ring_keeper&) = delete;
+  ring_keeper& operator=(const ring_keeper&) = delete;
+  ~ring_keeper() {
+    if (slot >= kMaxRings || generation != g_generation.load(std::memory_order_acquire)) return;
+    copy_ring(real_detail::t_op_ring, g_exited[slot]);
+    g_registry[slot].store(&g_exited[slot], std::memory_order_release);
+  }
+};
+thread_local ring_keeper t_keeper;
+
 void sleep_us(std::uint64_t us) {
   timespec ts{0, static_cast<long>(us * 1000)};
   ::nanosleep(&ts, nullptr);
@@ -73,19 +104,17 @@ namespace real_detail {
 void stress_join(std::uint64_t generation) noexcept {
   t_stress_generation = generation;
   const auto slot = g_claimed.fetch_add(1, std::memory_order_relaxed);
-  op_ring* ring = slot < kMaxRings ? &g_rings[slot] : nullptr;
-  if (ring != nullptr) {
-    ring->count.store(0, std::memory_order_relaxed);
-    ring->os_thread.store(static_cast<std::uint32_t>(::syscall(SYS_gettid)),
-                          std::memory_order_relaxed);
-  }
-  t_stress_ring = ring;
+  t_op_ring.count.store(0, std::memory_order_relaxed);
+  t_op_ring.os_thread.store(static_cast<std::uint32_t>(::syscall(SYS_gettid)),
+                            std::memory_order_relaxed);
+  t_keeper.generation = generation;
+  t_keeper.slot = slot;
+  if (slot < kMaxRings) g_registry[slot].store(&t_op_ring, std::memory_order_release);
   t_rng = splitmix(g_seed.load(std::memory_order_relaxed) ^ splitmix(slot + 1)) | 1;
 }
 
-void stress_noise() noexcept {
+void stress_noise(std::uint64_t level) noexcept {
   // low: 1/32 spin, 1/256 yield, 1/8192 sleep; high: 1/4, 1/32, 1/1024.
-  const auto level = stress_noise_level.load(std::memory_order_relaxed);
   const std::uint64_t x = next_draw();
   const unsigned spin_bits = level == 2 ? 2 : 5;
   const unsigned yield_bits = level == 2 ? 5 : 8;
@@ -117,24 +146,35 @@ bool stress_cas_failure() noexcept {
 namespace real_stress {
 
 void begin_trial(const Settings& settings) {
-  real_detail::stress_noise_level.store(static_cast<std::uint8_t>(settings.noise),
-                                        std::memory_order_relaxed);
   g_spurious_wakeups.store(settings.spurious_wakeups, std::memory_order_relaxed);
   g_cas_failures.store(settings.cas_failures, std::memory_order_relaxed);
   g_seed.store(settings.seed, std::memory_order_relaxed);
+  for (auto& ring : g_registry) ring.store(nullptr, std::memory_order_relaxed);
   g_claimed.store(0, std::memory_order_relaxed);
   // A new generation: every thread claims a fresh ring at its next operation.
-  real_detail::stress_generation.store(g_trials.fetch_add(1, std::memory_order_relaxed) + 1,
-                                       std::memory_order_release);
+  const auto trial = g_trials.fetch_add(1, std::memory_order_relaxed) + 1;
+  const auto generation = (trial << 2) | static_cast<std::uint64_t>(settings.noise);
+  g_generation.store(generation, std::memory_order_release);
+  real_detail::stress_state.generation.store(generation, std::memory_order_release);
 }
 
-void end_trial() { real_detail::stress_generation.store(0, std::memory_order_release); }
+void end_trial() { real_detail::stress_state.generation.store(0, std::memory_order_release); }
+
+namespace {
+RecentOp decode(std::uint64_t packed) {
+  const auto where = std::bit_cast<std::source_location>(packed >> 8);
+  return {op_name(static_cast<real_detail::op>(packed & 0xff)), source_relative(where.file_name()),
+          where.line()};
+}
+}  // namespace
 
 std::vector<ThreadOps> recent_operations(std::size_t per_thread) {
   std::vector<ThreadOps> out;
   const auto claimed = std::min<std::size_t>(g_claimed.load(std::memory_order_acquire), kMaxRings);
   for (std::size_t slot = 0; slot < claimed; ++slot) {
-    const real_detail::op_ring& ring = g_rings[slot];
+    const op_ring* registered = g_registry[slot].load(std::memory_order_acquire);
+    if (registered == nullptr) continue;  // claimed, not yet registered
+    const op_ring& ring = *registered;
     ThreadOps t;
     t.slot = static_cast<std::uint32_t>(slot);
     t.os_thread = ring.os_thread.load(std::memory_order_relaxed);
@@ -144,9 +184,7 @@ std::vector<ThreadOps> recent_operations(std::size_t per_thread) {
     for (std::uint64_t i = t.operations - kept; i < t.operations; ++i) {
       const auto packed =
           ring.entries[i & (real_detail::kOpRingSize - 1)].load(std::memory_order_relaxed);
-      const auto where = std::bit_cast<std::source_location>(packed >> 8);
-      t.recent.push_back({op_name(static_cast<real_detail::op>(packed & 0xff)),
-                          source_relative(where.file_name()), where.line()});
+      t.recent.push_back(decode(packed));
     }
     out.push_back(std::move(t));
   }
