@@ -109,6 +109,13 @@ class Judge {
   std::mutex mutex_;
 };
 
+/// Tells a reducing search on sim (Sim::note_access) that the current step reads or writes
+/// harness state whose order a verdict depends on; nothing on the other platforms.
+template <Platform P>
+void note_harness_access(const void* object, bool write) {
+  if constexpr (requires { P::note_access(object, write); }) P::note_access(object, write);
+}
+
 /// Who is waiting, since when: the bookkeeping behind bypass counts, FIFO violations and wait
 /// times.
 ///
@@ -134,6 +141,7 @@ class WaitBook {
 
   /// Stamps `actor`'s arrival. A `victim` is watched for starvation: see worst_victim().
   Ticket arrive(std::size_t actor, bool settled, bool victim = false) {
+    note_harness_access<P>(this, true);
     const std::lock_guard<std::mutex> lock(mutex_);
     Ticket t{actor, HarnessHooks<P>::now(), ++serials_};
     if (victim) obs_.actors[actor].victim = true;
@@ -143,6 +151,7 @@ class WaitBook {
 
   /// Marks the wait of `t` as settled now; a no-op if it already ended.
   void settle(const Ticket& t) {
+    note_harness_access<P>(this, true);
     const std::lock_guard<std::mutex> lock(mutex_);
     for (auto& w : waiting_) {
       if (w.ticket.serial == t.serial && w.settled_at == kNotSettled) {
@@ -153,6 +162,7 @@ class WaitBook {
 
   /// Records the acquisition; returns how many earlier, settled waiters it bypassed.
   std::uint64_t acquired(const Ticket& t) {
+    note_harness_access<P>(this, true);
     const std::lock_guard<std::mutex> lock(mutex_);
     std::uint64_t passed = 0;
     for (auto& w : waiting_) {
@@ -174,6 +184,7 @@ class WaitBook {
 
   /// The longest a still-waiting victim has waited so far, in clock ticks.
   std::uint64_t longest_victim_wait() const {
+    note_harness_access<P>(this, false);
     const std::lock_guard<std::mutex> lock(mutex_);
     const auto now = HarnessHooks<P>::now();
     std::uint64_t worst = 0;
@@ -185,6 +196,7 @@ class WaitBook {
 
   /// The most bypasses any still-waiting victim has suffered in its current wait.
   std::uint64_t worst_victim() const {
+    note_harness_access<P>(this, false);
     const std::lock_guard<std::mutex> lock(mutex_);
     std::uint64_t worst = 0;
     for (const auto& w : waiting_) {
@@ -273,22 +285,35 @@ std::unique_ptr<Prim> make_primitive(std::int64_t capacity) {
 }
 
 /// A harness counter: exact on every platform, invisible to the schedule (see the file
-/// comment). Relaxed: the counts are observations, never used to order anything.
+/// comment). Relaxed: the counts are observations, never used to order anything. A reducing
+/// search on sim is told of each access (note_harness_access), so that executions it counts
+/// as equivalent see the counter's updates in the same order.
+template <Platform P>
 class Counter {
  public:
   explicit Counter(std::int64_t v = 0) : v_(v) {}
-  std::int64_t add(std::int64_t d) { return v_.fetch_add(d, std::memory_order_relaxed) + d; }
-  std::int64_t get() const { return v_.load(std::memory_order_relaxed); }
-  void set(std::int64_t v) { v_.store(v, std::memory_order_relaxed); }
+  std::int64_t add(std::int64_t d) {
+    note_harness_access<P>(this, true);
+    return v_.fetch_add(d, std::memory_order_relaxed) + d;
+  }
+  std::int64_t get() const {
+    note_harness_access<P>(this, false);
+    return v_.load(std::memory_order_relaxed);
+  }
+  void set(std::int64_t v) {
+    note_harness_access<P>(this, true);
+    v_.store(v, std::memory_order_relaxed);
+  }
 
  private:
   std::atomic<std::int64_t> v_;
 };
 
 /// Holders of a primitive right now.
+template <Platform P>
 struct Occupancy {
-  Counter exclusive;
-  Counter shared;
+  Counter<P> exclusive;
+  Counter<P> shared;
 };
 
 /// Steps taken inside a critical section: real scheduling points, so other actors get to run
@@ -307,7 +332,7 @@ struct ScenarioContext {
   Observations& obs;
   Judge<P> judge;
   const Params& params;
-  Occupancy occupancy;
+  Occupancy<P> occupancy;
   typename P::template atomic<std::int64_t> work{0};
   /// Data only exclusive holders write and shared holders read: the primitive must order
   /// these accesses (a race on it is Relacy's evidence of a missing edge).

@@ -35,6 +35,7 @@ Judgement judge(const sim::ExecutionResult& r, const Observations& obs, Family f
   Judgement j;
   switch (r.outcome) {
     case sim::Outcome::completed:
+    case sim::Outcome::pruned:  // the reduction ended it: covered by another execution
       return j;
     case sim::Outcome::violation:
       // Without a Finding: a check of the runtime's own (e.g. unlocking a mutex nobody holds).

@@ -103,6 +103,8 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
     }
     ++out.executions;
     out.steps += r.steps;
+    // Ended by the reduction: equivalent to an execution already run, observed nowhere.
+    if (r.outcome == sim::Outcome::pruned) continue;
     const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
     metrics.add(obs, j);
     if (obs.unclaimed.count(std::string(to_string(headline_claim(cell.preset.family))))) {

@@ -90,8 +90,8 @@ std::uint64_t ExhaustiveStrategy::next_u64(std::uint64_t bound) {
 }
 
 std::string ExhaustiveStrategy::describe() const {
-  if (!preemption_bound_) return "exhaustive";
-  return "exhaustive:preemptions=" + std::to_string(*preemption_bound_);
+  if (!preemption_bound_) return "exhaustive:reduction=none";
+  return "exhaustive:preemptions=" + std::to_string(*preemption_bound_) + ",reduction=none";
 }
 
 }  // namespace syncstress

@@ -1,4 +1,7 @@
-// The exhaustive strategy: depth-first enumeration of every choice sequence of a program.
+// The exhaustive strategy without reduction (`exhaustive:reduction=none`): depth-first
+// enumeration of every choice sequence of a program. The default exhaustive search reduces
+// (schedules/dpor_strategy.hpp); this one is kept to compare against, and as the reference the
+// reduction is tested against.
 //
 // Thread choices and number choices are nodes of one tree; each execution follows one path.
 // The first execution takes answer 0 everywhere; each later one backtracks to the deepest

@@ -27,6 +27,15 @@ class RecordingStrategy final : public Strategy {
   std::uint64_t execution_seed() const override { return inner_.execution_seed(); }
   /// The wrapped strategy's.
   bool explore_faults() const override { return inner_.explore_faults(); }
+  bool observes_steps() const override { return inner_.observes_steps(); }
+  bool step_taken(ThreadId thread, std::span<const Access> accesses,
+                  std::span<const ThreadId> runnable) override {
+    return inner_.step_taken(thread, accesses, runnable);
+  }
+  void last_step(ThreadId thread, std::span<const Access> accesses,
+                 std::span<const ThreadId> runnable) override {
+    inner_.last_step(thread, accesses, runnable);
+  }
 
   /// The answers of the current (or last) execution so far.
   const std::vector<Choice>& choices() const { return choices_; }

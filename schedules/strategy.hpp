@@ -15,6 +15,17 @@ namespace syncstress {
 /// A simulated thread's id: 0 is the execution's main thread, then in spawn order.
 using ThreadId = std::uint32_t;
 
+/// A shared object a step touched, as a reducing search sees it. `object` names the same
+/// object in every execution that shares the prefix which created it (the runtime numbers
+/// objects by creating thread and creation order, not by address); `write` is false for an
+/// access that changes nothing (a load, a failed compare-exchange, a wait that returned
+/// because the value differed). Two steps of different threads are dependent when they touch
+/// the same object and one of them writes.
+struct Access {
+  std::uint64_t object = 0;
+  bool write = true;
+};
+
 class Strategy {
  public:
   virtual ~Strategy() = default;
@@ -50,6 +61,33 @@ class Strategy {
   /// (sim::Options::offer_faults). Part of describe() (",faults=on") so a replay asks the same
   /// questions. Not pure, for the same reason as execution_seed().
   virtual bool explore_faults() const { return false; }
+
+  /// Whether the runtime reports every step through step_taken (a partial-order reduction
+  /// needs them; other strategies do not pay for them). Asked once per execution.
+  virtual bool observes_steps() const { return false; }
+
+  /// Only when observes_steps(): the step `thread` just took and the objects it touched, at
+  /// every scheduling point (with any number of runnable threads, before next_thread would be
+  /// asked). Returns false to end the execution here, unreported (ExecutionResult's outcome
+  /// `pruned`): a reduction has proven that every continuation is equivalent to one already
+  /// explored.
+  virtual bool step_taken(ThreadId thread, std::span<const Access> accesses,
+                          std::span<const ThreadId> runnable) {
+    (void)thread;
+    (void)accesses;
+    (void)runnable;
+    return true;
+  }
+
+  /// Only when observes_steps(): the execution ends inside a step of `thread` (a failed check,
+  /// an exception), whose accesses so far are `accesses`; `runnable` are the threads that could
+  /// still have run. Their next steps are never seen, which a reduction must allow for.
+  virtual void last_step(ThreadId thread, std::span<const Access> accesses,
+                         std::span<const ThreadId> runnable) {
+    (void)thread;
+    (void)accesses;
+    (void)runnable;
+  }
 };
 
 }  // namespace syncstress

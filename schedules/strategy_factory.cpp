@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 
+#include "schedules/dpor_strategy.hpp"
 #include "schedules/exhaustive_strategy.hpp"
 #include "schedules/pct_strategy.hpp"
 #include "schedules/portfolio_strategy.hpp"
@@ -29,8 +30,11 @@ constexpr std::array<StrategyParamInfo, 2> kPortfolioParams{{
     {"k", "100000", "ceiling on the PCT members' k (measured: the longest execution seen)"},
     {"faults", "on", "on: every other round of members explores faults where the cell allows them"},
 }};
-constexpr std::array<StrategyParamInfo, 1> kExhaustiveParams{{
+constexpr std::array<StrategyParamInfo, 2> kExhaustiveParams{{
     {"preemptions", "none", "explore only schedules with at most this many preemptions"},
+    {"reduction", "dpor",
+     "dpor: one execution per class of equivalent schedules (source sets and sleep sets); none: "
+     "every schedule"},
 }};
 
 constexpr std::array<StrategyInfo, 5> kCatalog{{
@@ -45,7 +49,9 @@ constexpr std::array<StrategyInfo, 5> kCatalog{{
      "with d-1 change points",
      kPctParams},
     {"round-robin", "one deterministic execution: threads take steps in turn, no faults", {}},
-    {"exhaustive", "every schedule, depth first (optionally preemption-bounded); stops when done",
+    {"exhaustive",
+     "every schedule up to equivalence, depth first (optionally preemption-bounded); stops when "
+     "done",
      kExhaustiveParams},
 }};
 
@@ -138,7 +144,12 @@ std::unique_ptr<Strategy> make_strategy(std::string_view name, std::uint64_t see
     bound = static_cast<std::uint32_t>(
         number_param(params, name, "preemptions", 0, 0, std::uint64_t{1} << 20));
   }
-  return std::make_unique<ExhaustiveStrategy>(bound);
+  const auto reduction = params.contains("reduction") ? params.at("reduction") : "dpor";
+  if (reduction == "none") return std::make_unique<ExhaustiveStrategy>(bound);
+  if (reduction != "dpor") {
+    throw StrategyError("exhaustive: reduction must be dpor or none, not '" + reduction + "'");
+  }
+  return std::make_unique<DporStrategy>(bound);
 }
 
 std::pair<std::string, StrategyParams> parse_strategy_description(std::string_view description) {

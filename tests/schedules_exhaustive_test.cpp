@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "schedules/exhaustive_strategy.hpp"
+#include "schedules/strategy_factory.hpp"
 
 namespace syncstress {
 namespace {
@@ -134,9 +135,16 @@ TEST(Exhaustive, NondeterministicProgramIsReportedAsDivergence) {
   EXPECT_THROW(drive(s, {2, 2, 2}), ScheduleDivergence);
 }
 
-TEST(Exhaustive, DescribesItsPreemptionBound) {
-  EXPECT_EQ(ExhaustiveStrategy().describe(), "exhaustive");
-  EXPECT_EQ(ExhaustiveStrategy(2).describe(), "exhaustive:preemptions=2");
+TEST(Exhaustive, DescribesItsPreemptionBoundAndThatItDoesNotReduce) {
+  EXPECT_EQ(ExhaustiveStrategy().describe(), "exhaustive:reduction=none");
+  EXPECT_EQ(ExhaustiveStrategy(2).describe(), "exhaustive:preemptions=2,reduction=none");
+  // What the factory builds from each description (the reduced search is the default).
+  EXPECT_EQ(make_strategy("exhaustive", 0)->describe(), "exhaustive");
+  EXPECT_EQ(make_strategy("exhaustive", 0, {{"preemptions", "2"}})->describe(),
+            "exhaustive:preemptions=2");
+  EXPECT_EQ(make_strategy("exhaustive", 0, {{"reduction", "none"}})->describe(),
+            "exhaustive:reduction=none");
+  EXPECT_THROW(make_strategy("exhaustive", 0, {{"reduction", "por"}}), StrategyError);
 }
 
 }  // namespace

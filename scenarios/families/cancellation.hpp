@@ -56,15 +56,20 @@ struct Context : ScenarioContext<P> {
   using ScenarioContext<P>::ScenarioContext;
   std::vector<std::unique_ptr<Waiting>> waiting;
 
-  void resumed(std::size_t i) { waiting[i]->stage.store(Waiting::kResumed); }
+  void resumed(std::size_t i) {
+    note_harness_access<P>(waiting[i].get(), true);
+    waiting[i]->stage.store(Waiting::kResumed);
+  }
   /// The waiter's coroutine while it is queued and not yet resumed, else a null handle.
   std::coroutine_handle<> cancellable(std::size_t i) const {
+    note_harness_access<P>(waiting[i].get(), false);
     if (waiting[i]->stage.load() != Waiting::kQueued) return {};
     return std::coroutine_handle<>::from_address(waiting[i]->handle.load());
   }
   auto on_queued(std::size_t i) {
     return [this, i](std::coroutine_handle<> h) {
       Waiting& w = *waiting[i];
+      note_harness_access<P>(&w, true);
       w.handle.store(h.address());
       // The waiter may already have been resumed by the time its await_suspend returns.
       int expected = Waiting::kNotQueued;

@@ -50,8 +50,8 @@ struct Context : ScenarioContext<P> {
   Context(Observations& o, std::uint32_t claims, const Params& p)
       : ScenarioContext<P>(o, claims, p), book(o) {}
   WaitBook<P> book;
-  Counter budget_used;
-  Counter victims_left;
+  Counter<P> budget_used;
+  Counter<P> victims_left;
   bool victims_watched = false;  // the starvation family; fairness has no victims
 
   /// After any acquisition: fail a claimed FIFO hand-off on a bypass, and a claimed

@@ -75,8 +75,8 @@ task<P> token_actor(ScenarioContext<P>& c, ActorStats& me, Prim& s, std::int64_t
 /// publishes (through the platform's cell) before its first set.
 template <Platform P>
 struct EventBook {
-  Counter sets;
-  Counter releases;
+  Counter<P> sets;
+  Counter<P> releases;
   typename P::template cell<std::int64_t> published{0};
   static constexpr std::int64_t kValue = 42;
 };

@@ -74,7 +74,7 @@ struct Sim {
            source_location loc = source_location::current()) const {
       T r = v_;
       op(
-          "load", [&] { return sim::detail::show(r); }, loc, kUnwind);
+          "load", [&] { return sim::detail::show(r); }, loc, kUnwind, kReads);
       return r;
     }
     void store(T v, std::memory_order = std::memory_order_seq_cst,
@@ -142,7 +142,7 @@ struct Sim {
         sim::detail::Engine* e = sim::detail::t_engine;
         if (!sim::detail::same_bits(v_, old)) {
           op(
-              "wait", [&] { return "value " + sim::detail::show(v_); }, loc, kUnwind);
+              "wait", [&] { return "value " + sim::detail::show(v_); }, loc, kUnwind, kReads);
           return;
         }
         if (e == nullptr) throw std::logic_error("Sim::atomic::wait would block forever");
@@ -167,12 +167,14 @@ struct Sim {
     }
     template <class F>
     void op(std::string_view name, F&& values, const source_location& loc,
-            sim::detail::Point point = sim::detail::Point::plain) const {
+            sim::detail::Point point = sim::detail::Point::plain, bool writes = true) const {
       if (auto* e = sim::detail::t_engine) {
-        e->step(Kind::atomic, this, name, e->tracing() ? values() : std::string(), loc, point);
+        e->step(Kind::atomic, this, name, e->tracing() ? values() : std::string(), loc, point,
+                writes);
       }
     }
     static constexpr sim::detail::Point kUnwind = sim::detail::Point::unwind;
+    static constexpr bool kReads = false;  // op(): the operation changed nothing
     static std::string arrow(const T& a, const T& b) {
       return sim::detail::show(a) + " -> " + sim::detail::show(b);
     }
@@ -187,13 +189,14 @@ struct Sim {
       if (!sim::detail::same_bits(v_, expected)) {
         expected = v_;
         op(
-            name, [&] { return "failed, saw " + sim::detail::show(expected); }, loc, kUnwind);
+            name, [&] { return "failed, saw " + sim::detail::show(expected); }, loc, kUnwind,
+            kReads);
         return false;
       }
       auto* e = sim::detail::t_engine;
       if (weak && e && e->inject(e->spurious_cas_failures_on())) {
         op(
-            name, [] { return std::string("spurious failure"); }, loc, kUnwind);
+            name, [] { return std::string("spurious failure"); }, loc, kUnwind, kReads);
         return false;
       }
       T old = std::exchange(v_, desired);
@@ -214,16 +217,29 @@ struct Sim {
     explicit cell(T v) : v_(std::move(v)) {}
     template <class F>
     decltype(auto) with(F&& f) const {
+      note_access(this, false);
       return std::forward<F>(f)(static_cast<const T&>(v_));
     }
     template <class F>
     decltype(auto) with_mut(F&& f) {
+      note_access(this, true);
       return std::forward<F>(f)(v_);
     }
 
    private:
     T v_{};
   };
+
+  /// Tells a reducing search (exhaustive with reduction) that the current step reads or
+  /// writes `object`, shared data that is not a Platform object (a cell's value, the scenario
+  /// harness's counters): steps that touch it are then ordered as they happened, in every
+  /// execution the search counts as equivalent. Adds no scheduling point; nothing outside an
+  /// execution or when no reduction runs.
+  static void note_access(const void* object, bool write) {
+    if (auto* e = sim::detail::t_engine; e != nullptr && e->observing()) {
+      e->note_access(object, write);
+    }
+  }
 
   using mutex = sim::mutex;
   using parker = sim::parker;

@@ -112,6 +112,9 @@ struct Thread {
   /// A setter handed this waiter the signal (events): its wait returns without re-checking.
   bool handed = false;
   unsigned abort_ops = 0;
+  /// Objects this thread has created in the execution: with its id, an object's stable name
+  /// for a reducing search (Engine::object_id).
+  std::uint32_t created = 0;
   /// std::uncaught_exceptions() where the innermost resumption running on this fiber began
   /// (0 outside one): an unwind point throws only at that count, so a coroutine resumed by a
   /// destructor during unwinding still unwinds, and the Unwind stops at its resumption.
@@ -173,8 +176,10 @@ class Engine {
   // --- Scheduling points ---------------------------------------------------------------------
   /// A non-blocking operation on `obj` was performed: record it and let the strategy pick
   /// who runs next. In teardown: may throw Unwind (see the file comment).
+  /// `writes` is false for an operation that changes nothing (a load, a failed CAS): two such
+  /// steps of different threads commute (see Access).
   void step(Kind kind, const void* obj, std::string_view op, std::string values,
-            const source_location& loc, Point point = Point::plain);
+            const source_location& loc, Point point = Point::plain, bool writes = true);
   /// Blocks the current thread on `obj` until a wake makes it runnable and it is chosen.
   /// Returns false in teardown (the caller must return at once); unwinds there unless
   /// `may_unwind` is false (a destructor's wait).
@@ -235,6 +240,15 @@ class Engine {
   /// True while a simulated thread (not the host) runs.
   bool on_fiber() const { return current_ != nullptr; }
 
+  // --- What a reducing search sees (Strategy::observes_steps) ---------------------------------
+  /// Whether this execution reports its steps to the strategy.
+  bool observing() const { return observe_; }
+  /// Adds `obj` to the objects the current step touches: for data touched outside operations
+  /// (Sim::cell, the scenario harness's counters), which takes no scheduling point.
+  void note_access(const void* obj, bool write) {
+    if (observe_ && !aborting_) touch(obj, write);
+  }
+
   // --- Names ---------------------------------------------------------------------------------
   void set_name(const void* obj, std::string name) { names_[obj] = std::move(name); }
   /// The name of an object in traces and reports.
@@ -250,6 +264,17 @@ class Engine {
   void record(Kind kind, const void* obj, std::string_view op, std::string values,
               const source_location& loc);
   void decide(bool yielded);
+  void touch(const void* obj, bool write) { accesses_.push_back(Access{object_id(obj), write}); }
+  /// The list of threads blocked on `obj`, as an object of its own: a blocking step reads obj
+  /// and writes its waiters; a step that wakes waiters writes both.
+  void touch_waiters(const void* obj) {
+    accesses_.push_back(Access{object_id(obj) + (std::uint64_t{1} << 62), true});
+  }
+  /// A stable name for `obj`: (creating thread, creation order) for an object created in this
+  /// execution, else its address (an object that outlives executions keeps it).
+  std::uint64_t object_id(const void* obj) const;
+  /// Gives an object created now by the current thread its stable name.
+  void name_new_object(const void* obj);
   void no_runnable();
   void end_execution(Outcome outcome, std::string_view property, std::string message,
                      const source_location* loc);
@@ -282,6 +307,10 @@ class Engine {
   bool spurious_cas_failures_on_ = false;
   StackPool stacks_;
   Strategy* strategy_ = nullptr;
+  bool observe_ = false;
+  bool event_open_ = false;       // the current thread's step has not been reported yet
+  std::vector<Access> accesses_;  // the current step's, when observed
+  std::unordered_map<const void*, std::uint64_t> ids_;  // objects created in this execution
   std::uint64_t epoch_ = 0;
   std::uint64_t steps_ = 0;
   bool aborting_ = false;

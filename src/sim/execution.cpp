@@ -42,6 +42,10 @@ Engine::~Engine() = default;
 ExecutionResult Engine::run(Strategy& strategy, std::function<void()> main) {
   if (t_engine != nullptr) throw std::logic_error("sim::Runtime::run is not reentrant");
   strategy_ = &strategy;
+  observe_ = strategy.observes_steps();
+  event_open_ = true;
+  accesses_.clear();
+  ids_.clear();
   const bool faults = strategy.explore_faults();
   spurious_wakeups_on_ = options_.spurious_wakeups || (faults && options_.offer_spurious_wakeups);
   spurious_cas_failures_on_ =
@@ -110,6 +114,7 @@ ThreadId Engine::new_thread(std::function<void()> fn, bool worker) {
   t.wait_obj = nullptr;
   t.handed = false;
   t.abort_ops = 0;
+  t.created = 0;
   t.unwind_base = 0;
   t.resumed_in_teardown = false;
   t.stack = stacks_.acquire();
@@ -135,6 +140,8 @@ void Engine::fiber_entry(ctx::transfer_t transfer) {
 
 void Engine::thread_main(Thread& self) {
   self.started = true;
+  // Its first step comes after its spawn (or, for a worker, the post that started the pool).
+  if (observe_ && !aborting_) touch(&self, false);
   std::exception_ptr error;
   // A worker first started by teardown still runs what is queued (see Engine::teardown).
   if (!aborting_ || self.worker) {
@@ -180,6 +187,7 @@ void Engine::exit_thread(Thread& self) {
     collect_waiters(&self, Wait::join);
     for (Thread* t : scratch_) wake(*t, false);
     ++steps_;
+    if (observe_) touch(&self, true);
     if (tracing_) record(Kind::thread, &self, "exit", {}, source_location{});
     decide(false);  // self is not runnable: never comes back
   }
@@ -191,6 +199,16 @@ void Engine::exit_thread(Thread& self) {
 void Engine::end_execution(Outcome outcome, std::string_view property, std::string message,
                            const source_location* loc) {
   if (aborting_) return;
+  if (observe_ && event_open_ && current_ != nullptr) {
+    // The step that ends the execution (a failed check inside it) is part of it too.
+    event_open_ = false;
+    try {
+      strategy_->last_step(current_->id, accesses_, runnable_);
+    } catch (const std::exception&) {
+      // The execution ends anyway; a divergence shows on the next one.
+    }
+    accesses_.clear();
+  }
   aborting_ = true;
   result_.outcome = outcome;
   result_.property = std::string(property);
@@ -225,7 +243,7 @@ void Engine::join(ThreadId id, const source_location& loc, bool from_destructor)
   Thread* t = threads_[id].get();
   for (;;) {
     if (t->state == State::finished) {
-      step(Kind::thread, t, "join", {}, loc);
+      step(Kind::thread, t, "join", {}, loc, Point::plain, /*writes=*/false);
       return;
     }
     if (!block(Kind::thread, t, Wait::join, "join", {}, loc, -1, !from_destructor)) return;

@@ -10,6 +10,10 @@ namespace syncstress::sim::detail {
 
 void Engine::enqueue(std::coroutine_handle<> h, const source_location& loc) {
   if (FrameRecord* f = frame(h.address())) f->queued = true;
+  if (observe_) {
+    touch(&queue_, true);
+    touch(h.address(), true);
+  }
   queue_.push_back(PoolItem{h, loc});
   if (!workers_started_) {
     workers_started_ = true;
@@ -32,6 +36,7 @@ void Engine::worker_loop() {
     const std::size_t i =
         options_.delay_posted_work && queue_.size() > 1 ? choose(queue_.size()) : 0;
     PoolItem item = queue_[i];
+    if (observe_ && !aborting_) touch(&queue_, true);
     queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(i));
     if (FrameRecord* f = frame(item.handle.address())) f->queued = false;
     // In teardown too: whoever posted the coroutine has let go of it (see engine.hpp).
@@ -87,6 +92,10 @@ void Engine::resume_on_signal(auto_reset_event& ev, std::coroutine_handle<> h,
     }
     f->last_loc = loc;
     f->has_loc = true;
+  }
+  if (observe_) {
+    touch(event, true);
+    touch(h.address(), true);
   }
   if (signaled) {
     signaled = false;

@@ -28,11 +28,13 @@ void Engine::frame_created(void* address) {
   rec.created_step = steps_;
   frame_index_[address] = static_cast<std::uint32_t>(frames_.size());
   frames_.push_back(rec);
+  if (observe_) name_new_object(address);
 }
 
 void Engine::frame_destroyed(void* address) {
   FrameRecord* f = frame(address);
   if (f == nullptr) return;
+  if (observe_ && !aborting_) touch(address, true);
   f->destroyed = true;
   if ((f->queued || f->pool_wait) && !aborting_) {
     const bool queued = f->queued;
@@ -49,6 +51,7 @@ void Engine::resume(std::coroutine_handle<> h, const source_location& loc) {
   if (!aborting_) {
     FrameRecord* f = frame(h.address());
     ++steps_;
+    if (observe_) touch(h.address(), true);
     if (tracing_) {
       TraceEntry& e = result_.trace.emplace_back();
       e.step = steps_;

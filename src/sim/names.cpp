@@ -34,7 +34,20 @@ void register_object(Kind kind, const void* obj) {
 
 void Engine::register_new(Kind kind, const void* obj) {
   serials_[obj] = ++kind_counts_[static_cast<std::size_t>(kind)];
+  if (observe_) name_new_object(obj);
   names_.erase(obj);  // a new object at a dead one's address does not inherit its name
+}
+
+void Engine::name_new_object(const void* obj) {
+  // Bit 63 set: never an address (user-space addresses stay below 2^47).
+  const std::uint64_t creator = current_ != nullptr ? current_->id : 0xffff'ffffULL;
+  const std::uint64_t nth = current_ != nullptr ? ++current_->created : ids_.size() + 1;
+  ids_[obj] = (std::uint64_t{1} << 63) | (creator << 32) | nth;
+}
+
+std::uint64_t Engine::object_id(const void* obj) const {
+  if (auto it = ids_.find(obj); it != ids_.end()) return it->second;
+  return reinterpret_cast<std::uintptr_t>(obj);
 }
 
 std::string Engine::name_of(Kind kind, const void* obj) {

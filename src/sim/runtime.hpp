@@ -47,9 +47,12 @@ struct Options {
   std::size_t stack_size = 0;
 };
 
-enum class Outcome { completed, violation, deadlock, step_bound, frame_misuse, exception };
+/// How an execution ended. `pruned`: the strategy ended it because a reduction proved every
+/// continuation equivalent to one already explored (Strategy::step_taken); it is neither a
+/// finding nor a completed run.
+enum class Outcome { completed, violation, deadlock, step_bound, frame_misuse, exception, pruned };
 
-/// "completed", "violation", "deadlock", "step_bound", "frame_misuse", "exception".
+/// "completed", "violation", "deadlock", "step_bound", "frame_misuse", "exception", "pruned".
 std::string_view to_string(Outcome outcome);
 
 /// One step of an execution.

@@ -43,7 +43,7 @@ void Engine::record(Kind kind, const void* obj, std::string_view op, std::string
 }
 
 void Engine::step(Kind kind, const void* obj, std::string_view op, std::string values,
-                  const source_location& loc, Point point) {
+                  const source_location& loc, Point point, bool writes) {
   if (aborting_) {
     // A coroutine resumed in teardown stops at its first operation (see engine.hpp).
     if (point == Point::plain && (current_ == nullptr || !current_->resumed_in_teardown)) {
@@ -54,6 +54,7 @@ void Engine::step(Kind kind, const void* obj, std::string_view op, std::string v
     return;
   }
   ++steps_;
+  if (observe_ && obj != nullptr) touch(obj, writes);
   if (tracing_) record(kind, obj, op, std::move(values), loc);
   decide(point == Point::yield);
   if (aborting_) budget_point();  // resumed by teardown: the op completed, return normally
@@ -80,6 +81,10 @@ bool Engine::block(Kind kind, const void* obj, Wait wait, std::string_view op, s
   t.handed = false;
   make_blocked(t);
   ++steps_;
+  if (observe_) {
+    touch(obj, false);   // it found obj not ready,
+    touch_waiters(obj);  // and is now on obj's wait list
+  }
   if (tracing_) {
     values += values.empty() ? "blocks" : ", blocks";
     record(kind, obj, op, std::move(values), loc);
@@ -98,6 +103,25 @@ bool Engine::block(Kind kind, const void* obj, Wait wait, std::string_view op, s
 
 void Engine::decide(bool yielded) {
   Thread& cur = *current_;
+  if (observe_) {
+    bool go_on = true;
+    std::string refused;
+    try {
+      go_on = strategy_->step_taken(cur.id, accesses_, runnable_);
+    } catch (const std::exception& e) {
+      refused = e.what();
+    }
+    accesses_.clear();
+    event_open_ = false;
+    if (!refused.empty()) {
+      end_execution(Outcome::exception, "strategy", refused, nullptr);
+      return;
+    }
+    if (!go_on) {
+      end_execution(Outcome::pruned, "", "", nullptr);
+      return;
+    }
+  }
   if (steps_ > options_.max_steps) {
     end_execution(Outcome::step_bound, "step-bound",
                   "step bound of " + std::to_string(options_.max_steps) +
@@ -134,6 +158,7 @@ void Engine::decide(bool yielded) {
     }
     next = runnable_[i];
   }
+  event_open_ = true;  // the chosen thread's next step begins
   if (next != cur.id) {
     Thread& to = *threads_[next];
     current_ = &to;
@@ -191,6 +216,7 @@ std::string Engine::wait_for_picture() {
 }
 
 void Engine::collect_waiters(const void* obj, Wait wait) {
+  if (observe_ && !aborting_) touch_waiters(obj);
   scratch_.clear();
   for (std::uint32_t i = 0; i < thread_count_; ++i) {
     Thread& t = *threads_[i];

@@ -21,12 +21,14 @@ void Engine::wait_on_address(const void* obj, bool equal, std::string values,
   }
   if (!equal) {
     if (tracing_) values += ", value differs";
-    step(Kind::atomic, obj, "wait_on_address", std::move(values), loc, Point::unwind);
+    step(Kind::atomic, obj, "wait_on_address", std::move(values), loc, Point::unwind,
+         /*writes=*/false);
     return;
   }
   if (inject(spurious_wakeups_on_)) {
     if (tracing_) values += ", spurious";
-    step(Kind::atomic, obj, "wait_on_address", std::move(values), loc, Point::unwind);
+    step(Kind::atomic, obj, "wait_on_address", std::move(values), loc, Point::unwind,
+         /*writes=*/false);
     return;
   }
   block(Kind::atomic, obj, Wait::address, "wait_on_address", std::move(values), loc);
@@ -89,7 +91,8 @@ bool Engine::mutex_try_lock(mutex& m, const source_location& loc) {
     step(Kind::mutex, &m, "try_lock", tracing_ ? "acquired" : "", loc, Point::unwind);
     return true;
   }
-  step(Kind::mutex, &m, "try_lock", tracing_ ? "failed" : "", loc, Point::unwind);
+  step(Kind::mutex, &m, "try_lock", tracing_ ? "failed" : "", loc, Point::unwind,
+       /*writes=*/false);
   return false;
 }
 
@@ -104,7 +107,8 @@ void Engine::park(parker& p, const source_location& loc) {
     return;
   }
   if (inject(spurious_wakeups_on_)) {
-    step(Kind::parker, &p, "park", tracing_ ? "spurious" : "", loc);
+    step(Kind::parker, &p, "park", tracing_ ? "spurious" : "", loc, Point::plain,
+         /*writes=*/false);
     return;
   }
   if (!block(Kind::parker, &p, Wait::parker, "park", {}, loc)) return;
@@ -113,6 +117,7 @@ void Engine::park(parker& p, const source_location& loc) {
 
 void Engine::unpark(parker& p, const source_location& loc) {
   p.permit_ = true;
+  if (observe_ && !aborting_) touch_waiters(&p);
   if (!aborting_ && p.owner_ < thread_count_) {
     Thread& owner = *threads_[p.owner_];
     if (&owner.parker == &p && owner.state == State::blocked && owner.wait == Wait::parker) {
@@ -192,7 +197,7 @@ bool Engine::event_try_wait(bool& signaled, bool manual, const void* obj,
   const bool got = signaled;
   if (got && !manual) signaled = false;
   step(kind, obj, "try_wait", tracing_ ? (got ? "signaled" : "not signaled") : "", loc,
-       Point::unwind);
+       Point::unwind, /*writes=*/got && !manual);
   return got;
 }
 

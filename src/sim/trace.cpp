@@ -26,6 +26,8 @@ std::string_view to_string(Outcome outcome) {
       return "step_bound";
     case Outcome::frame_misuse:
       return "frame_misuse";
+    case Outcome::pruned:
+      return "pruned";
     case Outcome::exception:
       return "exception";
   }

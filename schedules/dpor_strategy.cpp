@@ -1,0 +1,401 @@
+#include "schedules/dpor_strategy.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace syncstress {
+namespace {
+
+bool dependent(std::span<const Access> a, std::span<const Access> b) {
+  for (const Access& x : a) {
+    for (const Access& y : b) {
+      if (x.object == y.object && (x.write || y.write)) return true;
+    }
+  }
+  return false;
+}
+
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/// Adds `more` to `into`, one entry per object (a write wins over a read).
+void merge_accesses(std::vector<Access>& into, std::span<const Access> more) {
+  for (const Access& a : more) {
+    auto it = std::find_if(into.begin(), into.end(),
+                           [&](const Access& b) { return b.object == a.object; });
+    if (it == into.end()) {
+      into.push_back(a);
+    } else {
+      it->write = it->write || a.write;
+    }
+  }
+}
+
+}  // namespace
+
+bool DporStrategy::has(const std::vector<ThreadId>& set, ThreadId t) {
+  return std::find(set.begin(), set.end(), t) != set.end();
+}
+
+bool DporStrategy::asleep(const Node& node, ThreadId t) const {
+  return std::any_of(node.sleep.begin(), node.sleep.end(),
+                     [t](const Sleeper& s) { return s.thread == t; });
+}
+
+bool DporStrategy::allowed(const Node& node, std::uint64_t answer) const {
+  if (!node.is_thread || !preemption_bound_) return true;
+  const bool preempts = node.continuing != node.bound && answer != node.continuing;
+  return node.preemptions_before + (preempts ? 1u : 0u) <= *preemption_bound_;
+}
+
+std::uint32_t DporStrategy::preemptions_through(const Node& node) const {
+  const bool preempts =
+      node.is_thread && node.continuing != node.bound && node.chosen != node.continuing;
+  return node.preemptions_before + (preempts ? 1u : 0u);
+}
+
+void DporStrategy::diverged(const std::string& what) const {
+  throw ScheduleDivergence(depth_, "exhaustive: the program is not deterministic: at choice #" +
+                                       std::to_string(depth_) + " " + what +
+                                       " than on the same path before");
+}
+
+std::size_t DporStrategy::next_thread(std::span<const ThreadId> runnable, ThreadId current,
+                                      bool current_yielded) {
+  if (depth_ < path_.size()) {
+    const Node& node = path_[depth_];
+    if (!node.is_thread ||
+        !std::equal(node.runnable.begin(), node.runnable.end(), runnable.begin(), runnable.end())) {
+      diverged("it asked a thread choice among other threads, or a different question,");
+    }
+    choosing_node_ = static_cast<std::int64_t>(depth_);
+    ++depth_;
+    return static_cast<std::size_t>(node.chosen);
+  }
+  Node node;
+  node.bound = runnable.size();
+  node.runnable.assign(runnable.begin(), runnable.end());
+  node.sleep = sleep_;
+  node.continuing = node.bound;
+  const auto it = std::lower_bound(runnable.begin(), runnable.end(), current);
+  if (!current_yielded && it != runnable.end() && *it == current) {
+    node.continuing = static_cast<std::uint64_t>(it - runnable.begin());
+  }
+  node.preemptions_before = path_.empty() ? 0 : preemptions_through(path_.back());
+  // First the thread that can go on (no preemption), else the lowest one awake and allowed.
+  std::optional<std::uint64_t> pick;
+  if (node.continuing < node.bound && !asleep(node, runnable[node.continuing])) {
+    pick = node.continuing;
+  }
+  for (std::uint64_t i = 0; !pick && i < node.bound; ++i) {
+    if (!asleep(node, runnable[i]) && allowed(node, i)) pick = i;
+  }
+  // Every thread asleep cannot happen here: step_taken ended such an execution already.
+  node.chosen = pick.value_or(node.continuing < node.bound ? node.continuing : 0);
+  node.backtrack.push_back(runnable[node.chosen]);
+  path_.push_back(std::move(node));
+  choosing_node_ = static_cast<std::int64_t>(path_.size() - 1);
+  ++depth_;
+  return static_cast<std::size_t>(path_.back().chosen);
+}
+
+std::uint64_t DporStrategy::next_u64(std::uint64_t bound) {
+  if (depth_ < path_.size()) {
+    const Node& node = path_[depth_];
+    if (node.is_thread || node.bound != bound) {
+      diverged("it asked for a number below " + std::to_string(bound) + ", a different question");
+    }
+    ++depth_;
+    data_hash_ = mix(data_hash_ ^ (node.chosen + (bound << 32)));
+    return node.chosen;
+  }
+  Node node;
+  node.is_thread = false;
+  node.bound = bound;
+  node.preemptions_before = path_.empty() ? 0 : preemptions_through(path_.back());
+  path_.push_back(std::move(node));
+  ++depth_;
+  data_hash_ = mix(data_hash_ ^ (bound << 32));
+  return 0;
+}
+
+void DporStrategy::record_step(ThreadId thread, std::span<const Access> accesses,
+                               std::span<const ThreadId> runnable) {
+  Event ev{thread, static_cast<std::uint32_t>(accesses_.size()), 0, choosing_node_, data_hash_};
+  accesses_.insert(accesses_.end(), accesses.begin(), accesses.end());
+  ev.end_access = static_cast<std::uint32_t>(accesses_.size());
+  events_.push_back(ev);
+  runnable_at_end_.assign(runnable.begin(), runnable.end());
+  if (choosing_node_ >= 0) {
+    // Union over the data answers taken inside the step: a sleeper stands for all of them.
+    merge_accesses(path_[static_cast<std::size_t>(choosing_node_)].chosen_accesses, accesses);
+  }
+}
+
+void DporStrategy::last_step(ThreadId thread, std::span<const Access> accesses,
+                             std::span<const ThreadId> runnable) {
+  record_step(thread, accesses, runnable);
+  choosing_node_ = -1;
+  data_hash_ = 0;
+}
+
+bool DporStrategy::step_taken(ThreadId thread, std::span<const Access> accesses,
+                              std::span<const ThreadId> runnable) {
+  record_step(thread, accesses, runnable);
+  // The sleep set after this step: the sleepers (and, below a choice, the threads explored
+  // there before) whose next step is independent of this one keep sleeping.
+  std::vector<Sleeper> next;
+  auto keep = [&](const std::vector<Sleeper>& from) {
+    for (const Sleeper& s : from) {
+      if (s.thread != thread && !dependent(s.accesses, accesses)) next.push_back(s);
+    }
+  };
+  if (choosing_node_ >= 0) {
+    const Node& node = path_[static_cast<std::size_t>(choosing_node_)];
+    if (!preemption_bound_) {
+      keep(node.sleep);
+      keep(node.done);
+    }
+  } else if (!preemption_bound_) {
+    keep(sleep_);
+  }
+  sleep_ = std::move(next);
+  choosing_node_ = -1;
+  data_hash_ = 0;
+  if (!runnable.empty() && std::all_of(runnable.begin(), runnable.end(), [&](ThreadId t) {
+        return std::any_of(sleep_.begin(), sleep_.end(),
+                           [t](const Sleeper& s) { return s.thread == t; });
+      })) {
+    last_pruned_ = true;
+    return false;
+  }
+  return true;
+}
+
+void DporStrategy::add_backtrack(std::size_t node_index, const std::vector<ThreadId>& initials,
+                                 ThreadId want) {
+  Node& node = path_[node_index];
+  for (ThreadId t : initials) {
+    if (has(node.backtrack, t) || asleep(node, t)) return;  // already covered here
+  }
+  auto index_of = [](const Node& n, ThreadId t) -> std::optional<std::uint64_t> {
+    auto it = std::find(n.runnable.begin(), n.runnable.end(), t);
+    if (it == n.runnable.end()) return std::nullopt;
+    return static_cast<std::uint64_t>(it - n.runnable.begin());
+  };
+  std::optional<ThreadId> pick;
+  if (has(initials, want) && index_of(node, want)) pick = want;
+  for (ThreadId t : initials) {
+    if (!pick && index_of(node, t)) pick = t;
+  }
+  if (!pick) {
+    // No initial can run here (it waits for something the race's steps do): every runnable
+    // thread, as the original DPOR does for a disabled thread.
+    for (std::uint64_t i = 0; i < node.bound; ++i) {
+      const ThreadId t = node.runnable[i];
+      if (!has(node.backtrack, t) && !asleep(node, t) && allowed(node, i)) {
+        node.backtrack.push_back(t);
+      }
+    }
+    return;
+  }
+  if (allowed(node, *index_of(node, *pick))) {
+    node.backtrack.push_back(*pick);
+    return;
+  }
+  // Beyond the preemption bound here: the latest earlier point where it is within the bound.
+  for (std::size_t k = node_index; k-- > 0;) {
+    Node& earlier = path_[k];
+    if (!earlier.is_thread) continue;
+    const auto i = index_of(earlier, *pick);
+    if (i && allowed(earlier, *i)) {
+      if (!has(earlier.backtrack, *pick)) earlier.backtrack.push_back(*pick);
+      return;
+    }
+  }
+}
+
+void DporStrategy::analyze_execution() {
+  const std::size_t n = events_.size();
+  if (n == 0) return;
+  std::size_t threads = 0;
+  for (const Event& e : events_) threads = std::max<std::size_t>(threads, e.thread + 1);
+  // clocks[j * threads + t]: how many steps of thread t happen before step j (j's own too).
+  std::vector<std::uint32_t> clocks(n * threads, 0);
+  std::vector<std::uint32_t> nth(n, 0);  // 1-based position of step j in its thread
+  std::vector<std::int64_t> last_of(threads, -1);
+  struct ObjectState {
+    std::int64_t last_write = -1;
+    std::vector<std::uint32_t> reads;  // since the last write
+  };
+  std::unordered_map<std::uint64_t, ObjectState> objects;
+  struct Race {
+    std::uint32_t first, second;
+  };
+  std::vector<Race> races;
+  std::vector<std::uint32_t> before(threads);
+  std::vector<std::uint32_t> preds;
+  std::uint64_t fingerprint = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    const Event& ev = events_[j];
+    const ThreadId q = ev.thread;
+    std::uint32_t* clock = &clocks[j * threads];
+    if (last_of[q] >= 0) {
+      const auto prev = static_cast<std::size_t>(last_of[q]);
+      std::copy_n(&clocks[prev * threads], threads, clock);
+      nth[j] = nth[prev] + 1;
+    } else {
+      nth[j] = 1;
+    }
+    std::copy_n(clock, threads, before.begin());
+    clock[q] = nth[j];
+    const std::span<const Access> mine(accesses_.data() + ev.first_access,
+                                       ev.end_access - ev.first_access);
+    preds.clear();
+    for (const Access& a : mine) {
+      const auto it = objects.find(a.object);
+      if (it == objects.end()) continue;
+      if (it->second.last_write >= 0)
+        preds.push_back(static_cast<std::uint32_t>(it->second.last_write));
+      if (a.write) preds.insert(preds.end(), it->second.reads.begin(), it->second.reads.end());
+    }
+    std::sort(preds.begin(), preds.end());
+    preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
+    std::uint64_t h = mix((std::uint64_t{q} << 32) ^ nth[j]) ^ mix(ev.data + 1);
+    for (const std::uint32_t c : preds) {
+      const ThreadId p = events_[c].thread;
+      h += mix((std::uint64_t{p} << 32 | nth[c]) ^ 0x5bd1e995ULL);
+      if (p == q) continue;
+      if (before[p] < nth[c]) races.push_back({c, static_cast<std::uint32_t>(j)});
+      const std::uint32_t* other = &clocks[std::size_t{c} * threads];
+      for (std::size_t t = 0; t < threads; ++t) clock[t] = std::max(clock[t], other[t]);
+    }
+    for (const Access& a : mine) {
+      ObjectState& st = objects[a.object];
+      if (a.write) {
+        st.last_write = static_cast<std::int64_t>(j);
+        st.reads.clear();
+      } else {
+        st.reads.push_back(static_cast<std::uint32_t>(j));
+      }
+    }
+    last_of[q] = static_cast<std::int64_t>(j);
+    fingerprint += mix(h);
+  }
+  if (!last_pruned_) {
+    if (traces_.size() < kTraceCap) {
+      traces_.insert(fingerprint);
+    } else {
+      traces_capped_ = true;
+    }
+  }
+
+  // Each race (e, e'): at the point before e, make sure a thread runs that can start an
+  // execution in which e' comes before e. The candidates (initials) are the threads whose first
+  // step in u = (the steps after e that do not happen after it), e' has no step of u before it.
+  std::vector<std::uint32_t> first_in_u(threads);
+  std::vector<ThreadId> initials;
+  for (const Race& race : races) {
+    const Event& e = events_[race.first];
+    if (e.node < 0) continue;  // e's thread was the only one runnable: nothing else could run
+    const ThreadId p = e.thread;
+    std::fill(first_in_u.begin(), first_in_u.end(), 0);
+    initials.clear();
+    for (std::size_t k = race.first + 1; k <= race.second; ++k) {
+      const std::uint32_t* clock = &clocks[k * threads];
+      if (k != race.second && clock[p] >= nth[race.first]) continue;  // after e: not in u
+      const ThreadId r = events_[k].thread;
+      if (first_in_u[r] != 0) continue;
+      bool initial = true;
+      for (std::size_t s = 0; s < threads && initial; ++s) {
+        if (s != r && first_in_u[s] != 0 && clock[s] >= first_in_u[s]) initial = false;
+      }
+      first_in_u[r] = nth[k];
+      if (initial) initials.push_back(r);
+    }
+    add_backtrack(static_cast<std::size_t>(e.node), initials, events_[race.second].thread);
+  }
+}
+
+void DporStrategy::cover_unseen_steps() {
+  // The execution ended with threads that could still run (a violation, the step bound): their
+  // next steps were never seen, so their races are unknown. Each is tried at every point after
+  // its last step where it could run, as a search without reduction would.
+  for (const ThreadId p : runnable_at_end_) {
+    std::size_t from = 0;
+    for (std::size_t k = events_.size(); k-- > 0;) {
+      if (events_[k].thread == p) {
+        from = k + 1;
+        break;
+      }
+    }
+    for (std::size_t k = from; k < events_.size(); ++k) {
+      if (events_[k].node < 0) continue;
+      const Node& node = path_[static_cast<std::size_t>(events_[k].node)];
+      if (std::find(node.runnable.begin(), node.runnable.end(), p) == node.runnable.end()) continue;
+      add_backtrack(static_cast<std::size_t>(events_[k].node), {p}, p);
+    }
+  }
+}
+
+bool DporStrategy::new_execution() {
+  if (complete_) return false;
+  if (explored_ > 0) {
+    if (last_pruned_) ++pruned_;
+    analyze_execution();
+    if (!last_pruned_) cover_unseen_steps();
+    path_.resize(std::min(path_.size(), depth_));
+    while (!path_.empty()) {
+      Node& node = path_.back();
+      if (!node.is_thread) {
+        if (node.chosen + 1 < node.bound) {
+          ++node.chosen;
+          break;
+        }
+        path_.pop_back();
+        continue;
+      }
+      node.done.push_back({node.runnable[node.chosen], std::move(node.chosen_accesses)});
+      node.chosen_accesses.clear();
+      bool moved = false;
+      for (std::size_t b = 0; b < node.backtrack.size() && !moved; ++b) {
+        const ThreadId t = node.backtrack[b];
+        const bool explored = std::any_of(node.done.begin(), node.done.end(),
+                                          [t](const Sleeper& s) { return s.thread == t; });
+        if (explored || asleep(node, t)) continue;
+        const auto it = std::find(node.runnable.begin(), node.runnable.end(), t);
+        const auto i = static_cast<std::uint64_t>(it - node.runnable.begin());
+        if (it == node.runnable.end() || !allowed(node, i)) continue;
+        node.chosen = i;
+        moved = true;
+      }
+      if (moved) break;
+      path_.pop_back();
+    }
+    if (path_.empty()) {
+      complete_ = true;
+      return false;
+    }
+  }
+  events_.clear();
+  accesses_.clear();
+  sleep_.clear();
+  runnable_at_end_.clear();
+  choosing_node_ = -1;
+  data_hash_ = 0;
+  last_pruned_ = false;
+  depth_ = 0;
+  ++explored_;
+  return true;
+}
+
+std::string DporStrategy::describe() const {
+  if (!preemption_bound_) return "exhaustive";
+  return "exhaustive:preemptions=" + std::to_string(*preemption_bound_);
+}
+
+}  // namespace syncstress

@@ -1,0 +1,127 @@
+// The exhaustive search with dynamic partial-order reduction: source sets and sleep sets
+// (Abdulla, Aronis, Jonsson, Sagonas, "Optimal dynamic partial order reduction", POPL 2014,
+// the source-DPOR algorithm), over the sim runtime's steps.
+//
+// Two executions are equivalent when one is the other with adjacent independent steps swapped
+// (the same Mazurkiewicz trace); every violation and every final state of the program is
+// reached by some execution of each class, so exploring one execution per class is enough.
+// Two steps are dependent when they are of different threads and touch the same object with at
+// least one write (Access): atomics, mutexes, events, parkers, wait-on-address words, threads
+// (spawn, start, exit, join), the pool's queue and coroutine frames, and the data a step
+// declares through Sim::note_access (cells, the scenario harness's counters).
+//
+// After each execution its races are computed from vector clocks: a step e of thread p races
+// with a later dependent step e' of thread q when e does not happen before q's previous step.
+// For each race, the search makes sure that at the point before e some thread is scheduled
+// that starts an execution in which e' comes first (the race's "initials"); the node's sleep
+// set keeps threads whose alternatives are already explored from being explored again, and an
+// execution in which every runnable thread sleeps is ended at once (Outcome::pruned: it could
+// only repeat a class already explored).
+//
+// Choices that are not thread choices (which waiter a wake releases, a fault injection, which
+// queued item a worker takes) are explored in full, as in the plain search.
+//
+// Under a preemption bound the search stays within the bound: a thread a race wants at a node
+// where it would exceed the bound is tried at the latest earlier node where it is runnable and
+// within the bound (the conservative addition of Coons, Musuvathi and McKinley's bounded
+// partial-order reduction), and sleep sets are off. A bounded pass with the reduction is not
+// guaranteed to reach every schedule within the bound; a pass without a bound is complete.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "schedules/schedule.hpp"
+#include "schedules/strategy.hpp"
+
+namespace syncstress {
+
+/// See the file comment.
+class DporStrategy final : public Strategy {
+ public:
+  explicit DporStrategy(std::optional<std::uint32_t> preemption_bound = std::nullopt)
+      : preemption_bound_(preemption_bound) {}
+
+  bool new_execution() override;
+  std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current,
+                          bool current_yielded) override;
+  std::uint64_t next_u64(std::uint64_t bound) override;
+  /// "exhaustive" or "exhaustive:preemptions=<p>".
+  std::string describe() const override;
+  bool observes_steps() const override { return true; }
+  bool step_taken(ThreadId thread, std::span<const Access> accesses,
+                  std::span<const ThreadId> runnable) override;
+  void last_step(ThreadId thread, std::span<const Access> accesses,
+                 std::span<const ThreadId> runnable) override;
+
+  /// Executions started so far, pruned ones included.
+  std::uint64_t executions_explored() const { return explored_; }
+  /// Executions ended early because every runnable thread slept (redundant by construction).
+  std::uint64_t executions_pruned() const { return pruned_; }
+  /// Distinct Mazurkiewicz traces among the executions that ran to their end (capped at
+  /// kTraceCap; see traces_capped()).
+  std::uint64_t distinct_traces() const { return traces_.size(); }
+  bool traces_capped() const { return traces_capped_; }
+  /// True once new_execution() has returned false.
+  bool complete() const { return complete_; }
+
+  static constexpr std::size_t kTraceCap = std::size_t{1} << 22;
+
+ private:
+  struct Sleeper {
+    ThreadId thread;
+    std::vector<Access> accesses;  // its next step's
+  };
+  struct Node {
+    bool is_thread = true;
+    std::uint64_t bound = 0;   // answers (data) or runnable threads (thread)
+    std::uint64_t chosen = 0;  // the answer, or the index into runnable
+    // Thread nodes only.
+    std::vector<ThreadId> runnable;
+    std::vector<ThreadId> backtrack;      // threads to explore here (the chosen one included)
+    std::vector<Sleeper> done;            // explored before the current choice
+    std::vector<Sleeper> sleep;           // inherited: explored elsewhere, independent since
+    std::vector<Access> chosen_accesses;  // the chosen thread's step here (all data branches)
+    std::uint64_t continuing = 0;         // index of the thread that could go on (bound: none)
+    std::uint32_t preemptions_before = 0;
+  };
+  struct Event {
+    ThreadId thread;
+    std::uint32_t first_access, end_access;  // into accesses_
+    std::int64_t node;                       // path index of the thread node that chose it
+    std::uint64_t data;                      // hash of the data answers taken in it
+  };
+
+  bool allowed(const Node& node, std::uint64_t answer) const;
+  std::uint32_t preemptions_through(const Node& node) const;
+  bool asleep(const Node& node, ThreadId t) const;
+  static bool has(const std::vector<ThreadId>& set, ThreadId t);
+  void analyze_execution();
+  void add_backtrack(std::size_t node_index, const std::vector<ThreadId>& initials, ThreadId want);
+  void record_step(ThreadId thread, std::span<const Access> accesses,
+                   std::span<const ThreadId> runnable);
+  void cover_unseen_steps();
+  [[noreturn]] void diverged(const std::string& what) const;
+
+  std::optional<std::uint32_t> preemption_bound_;
+  std::vector<Node> path_;
+  std::size_t depth_ = 0;
+  std::uint64_t explored_ = 0;
+  std::uint64_t pruned_ = 0;
+  bool complete_ = false;
+  bool last_pruned_ = false;
+  // The execution in progress.
+  std::vector<Event> events_;
+  std::vector<Access> accesses_;
+  std::vector<Sleeper> sleep_;             // the sleep set at the next scheduling point
+  std::vector<ThreadId> runnable_at_end_;  // runnable after the last step seen
+  std::int64_t choosing_node_ = -1;        // the thread node that chose the step under way
+  std::uint64_t data_hash_ = 0;            // data answers of the step under way
+  std::unordered_set<std::uint64_t> traces_;
+  bool traces_capped_ = false;
+};
+
+}  // namespace syncstress

@@ -1,0 +1,335 @@
+// The reduced exhaustive search (DporStrategy) against the plain one (ExhaustiveStrategy):
+// on independent threads it runs one execution where the plain search runs the multinomial
+// count; on random small programs over a few shared objects it reaches exactly the same
+// violations and final states, in fewer executions; under a preemption bound it finds a bug
+// that needs two preemptions at bound 2 and not at bound 1.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "platform/sim.hpp"
+#include "schedules/dpor_strategy.hpp"
+#include "schedules/exhaustive_strategy.hpp"
+#include "schedules/rng.hpp"
+#include "sim/runtime.hpp"
+
+namespace syncstress {
+namespace {
+
+std::uint64_t factorial(std::uint64_t n) { return n <= 1 ? 1 : n * factorial(n - 1); }
+
+std::uint64_t multinomial(const std::vector<int>& steps) {
+  std::uint64_t total = 0, denominator = 1;
+  for (int s : steps) {
+    total += static_cast<std::uint64_t>(s);
+    denominator *= factorial(static_cast<std::uint64_t>(s));
+  }
+  return factorial(total) / denominator;
+}
+
+// A driver asking what the sim runtime asks: threads of steps[t] steps, each step touching
+// object 100 + t only (so no two threads' steps are dependent) and reported to the strategy.
+std::uint64_t drive_independent(Strategy& s, const std::vector<int>& steps) {
+  std::uint64_t executions = 0;
+  while (s.new_execution()) {
+    ++executions;
+    std::vector<int> left = steps;
+    ThreadId current = 1000;
+    bool first = true;
+    for (;;) {
+      std::vector<ThreadId> runnable;
+      for (ThreadId t = 0; t < left.size(); ++t) {
+        if (left[t] > 0) runnable.push_back(t);
+      }
+      if (!first && s.observes_steps()) {
+        const Access a{100 + current, true};
+        if (!s.step_taken(current, std::span<const Access>(&a, 1), runnable)) break;
+      }
+      first = false;
+      if (runnable.empty()) break;
+      const std::size_t i = runnable.size() > 1 ? s.next_thread(runnable, current, false) : 0;
+      current = runnable.at(i);
+      --left[current];
+    }
+  }
+  return executions;
+}
+
+TEST(Dpor, IndependentThreadsTakeOneExecutionWhereThePlainSearchTakesTheMultinomialCount) {
+  for (const std::vector<int>& steps :
+       std::vector<std::vector<int>>{{1, 1}, {2, 3}, {3, 3}, {2, 2, 2}, {1, 3, 2}, {2, 2, 2, 2}}) {
+    ExhaustiveStrategy plain;
+    EXPECT_EQ(drive_independent(plain, steps), multinomial(steps));
+    DporStrategy reduced;
+    EXPECT_EQ(drive_independent(reduced, steps), 1u);
+    EXPECT_TRUE(reduced.complete());
+  }
+}
+
+TEST(Dpor, IndependentSimThreadsTakeOneExecutionPerWayTheJoinsEnd) {
+  // Three threads, each storing to its own atomic twice; the main thread spawns them
+  // and joins them. The plain search interleaves every step. The reduction runs one execution
+  // per class: the threads' steps are independent, but each join either finds its thread
+  // finished or blocks until it exits (a step of its own, dependent on the exit), so there
+  // are 2^3 classes; executions ended as redundant (pruned) are not counted.
+  auto program = [] {
+    std::vector<std::unique_ptr<Sim::atomic<int>>> cells;
+    for (int t = 0; t < 3; ++t) cells.push_back(std::make_unique<Sim::atomic<int>>(0));
+    std::vector<Sim::thread> threads;
+    for (int t = 0; t < 3; ++t) {
+      threads.emplace_back([&, t] {
+        for (int i = 0; i < 2; ++i) cells[static_cast<std::size_t>(t)]->store(i);
+      });
+    }
+    for (auto& th : threads) th.join();
+  };
+  sim::Options o;
+  o.record_trace = false;
+  sim::Runtime runtime(o);
+  auto count = [&](Strategy& s) {
+    std::uint64_t n = 0;
+    while (s.new_execution()) {
+      const auto r = runtime.run(s, program);
+      if (r.outcome == sim::Outcome::pruned) continue;
+      ++n;
+      EXPECT_EQ(r.outcome, sim::Outcome::completed) << r.message;
+    }
+    return n;
+  };
+  ExhaustiveStrategy plain;
+  DporStrategy reduced;
+  const auto all = count(plain);
+  EXPECT_GT(all, 1000u);
+  EXPECT_EQ(count(reduced), 8u);
+  EXPECT_EQ(reduced.distinct_traces(), 8u);
+}
+
+// --- Random small programs ---------------------------------------------------------------------
+
+enum class OpKind { load, store, fetch_add, cas, exchange, locked_add, check_not };
+
+struct Op {
+  OpKind kind;
+  int object;
+  int value;
+};
+
+struct Program {
+  std::vector<std::vector<Op>> threads;
+  int objects;
+};
+
+Program random_program(std::uint64_t seed) {
+  // Small enough for the plain search to finish in a few tens of thousands of executions: two
+  // threads of two or three operations, or three threads of one or two (a locked add, four
+  // steps, only in the two-thread programs).
+  Xoshiro256 rng(seed);
+  Program p;
+  p.objects = 2 + static_cast<int>(rng.below(2));
+  const auto threads = 2 + rng.below(2);
+  for (std::uint64_t t = 0; t < threads; ++t) {
+    std::vector<Op> ops;
+    const auto n = threads == 3 ? 1 + rng.below(2) : 2 + rng.below(2);
+    for (std::uint64_t i = 0; i < n; ++i) {
+      auto kind = static_cast<OpKind>(rng.below(7));
+      if (threads == 3 && kind == OpKind::locked_add) kind = OpKind::fetch_add;
+      const Op op{kind, static_cast<int>(rng.below(static_cast<std::uint64_t>(p.objects))),
+                  static_cast<int>(rng.below(3))};
+      ops.push_back(op);
+    }
+    p.threads.push_back(std::move(ops));
+  }
+  return p;
+}
+
+std::string describe(const Program& p) {
+  static const char* const kNames[] = {"load",     "store",      "fetch_add", "cas",
+                                       "exchange", "locked_add", "check_not"};
+  std::string out = std::to_string(p.objects) + " objects;";
+  for (std::size_t t = 0; t < p.threads.size(); ++t) {
+    out += " thread " + std::to_string(t + 1) + ":";
+    for (const Op& op : p.threads[t]) {
+      out += std::string(" ") + kNames[static_cast<int>(op.kind)] + "(o" +
+             std::to_string(op.object) + "," + std::to_string(op.value) + ")";
+    }
+    out += ";";
+  }
+  return out;
+}
+
+// Runs the program: each thread's results are recorded; check_not fails (Sim::check) when the
+// object holds the op's value, so some interleavings are violations. The final state is every
+// thread's results and every object's final value.
+struct Outcomes {
+  std::set<std::string> finals;      // completed executions' final states
+  std::set<std::string> violations;  // outcome, property and message
+  std::uint64_t executions = 0;
+};
+
+Outcomes explore(const Program& p, Strategy& s) {
+  sim::Options o;
+  o.record_trace = false;
+  sim::Runtime runtime(o);
+  Outcomes out;
+  while (s.new_execution()) {
+    ++out.executions;
+    std::string final_state;
+    const auto r = runtime.run(s, [&] {
+      std::vector<std::unique_ptr<Sim::atomic<int>>> objects;
+      for (int i = 0; i < p.objects; ++i) objects.push_back(std::make_unique<Sim::atomic<int>>(0));
+      Sim::mutex lock;
+      std::vector<std::vector<int>> results(p.threads.size());
+      std::vector<Sim::thread> threads;
+      for (std::size_t t = 0; t < p.threads.size(); ++t) {
+        threads.emplace_back([&, t] {
+          for (const Op& op : p.threads[t]) {
+            auto& a = *objects[static_cast<std::size_t>(op.object)];
+            switch (op.kind) {
+              case OpKind::load:
+                results[t].push_back(a.load());
+                break;
+              case OpKind::store:
+                a.store(op.value);
+                break;
+              case OpKind::fetch_add:
+                results[t].push_back(a.fetch_add(op.value + 1));
+                break;
+              case OpKind::cas: {
+                int expected = op.value;
+                results[t].push_back(a.compare_exchange_strong(expected, op.value + 5) ? 1 : 0);
+                break;
+              }
+              case OpKind::exchange:
+                results[t].push_back(a.exchange(op.value));
+                break;
+              case OpKind::locked_add: {
+                lock.lock();
+                const int v = a.load();
+                a.store(v + 1);
+                lock.unlock();
+                break;
+              }
+              case OpKind::check_not:
+                Sim::check(a.load() != op.value + 1, "object holds the forbidden value");
+                break;
+            }
+          }
+        });
+      }
+      for (auto& th : threads) th.join();
+      for (const auto& rs : results) {
+        for (int v : rs) final_state += std::to_string(v) + ",";
+        final_state += "|";
+      }
+      for (const auto& a : objects) final_state += std::to_string(a->load()) + ",";
+    });
+    if (r.outcome == sim::Outcome::pruned) continue;
+    if (r.outcome == sim::Outcome::completed) {
+      out.finals.insert(final_state);
+    } else {
+      out.violations.insert(std::string(sim::to_string(r.outcome)) + " " + r.property + " " +
+                            r.message);
+    }
+  }
+  return out;
+}
+
+TEST(Dpor, RandomProgramsReachTheSameViolationsAndFinalStatesInFewerExecutions) {
+  std::uint64_t plain_total = 0, reduced_total = 0;
+  int with_violations = 0;
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const Program p = random_program(seed);
+    ExhaustiveStrategy plain;
+    DporStrategy reduced;
+    const auto all = explore(p, plain);
+    const auto some = explore(p, reduced);
+    ASSERT_TRUE(plain.complete());
+    ASSERT_TRUE(reduced.complete());
+    EXPECT_EQ(some.finals, all.finals) << "program " << seed << ": " << describe(p);
+    EXPECT_EQ(some.violations, all.violations) << "program " << seed;
+    EXPECT_LE(some.executions, all.executions) << "program " << seed;
+    ::testing::Test::RecordProperty(
+        "program_" + std::to_string(seed),
+        std::to_string(all.executions) + " -> " + std::to_string(some.executions));
+    plain_total += all.executions;
+    reduced_total += some.executions;
+    with_violations += all.violations.empty() ? 0 : 1;
+  }
+  EXPECT_GE(with_violations, 3) << "the suite should hold programs that fail";
+  EXPECT_LT(reduced_total * 3, plain_total);
+  ::testing::Test::RecordProperty("plain_executions", std::to_string(plain_total));
+  ::testing::Test::RecordProperty("reduced_executions", std::to_string(reduced_total));
+}
+
+TEST(Dpor, AViolationEndingAnExecutionEarlyLeavesNoFinalStateUnreached) {
+  // The reader's check fails in some orders, ending those executions before the other threads'
+  // next steps are seen; the states reachable only by running those steps first must still be
+  // reached (a regression: the reduced search once reached 4 of the 8).
+  const Program p{{{{OpKind::exchange, 0, 2}},
+                   {{OpKind::load, 0, 0}, {OpKind::check_not, 0, 1}},
+                   {{OpKind::locked_add, 0, 0}, {OpKind::store, 1, 1}}},
+                  2};
+  ExhaustiveStrategy plain;
+  DporStrategy reduced;
+  const auto all = explore(p, plain);
+  const auto some = explore(p, reduced);
+  EXPECT_EQ(all.finals.size(), 8u);
+  EXPECT_EQ(some.finals, all.finals);
+  EXPECT_EQ(some.violations, all.violations);
+  EXPECT_FALSE(all.violations.empty());
+}
+
+// --- Preemption bound -----------------------------------------------------------------------
+
+// The writer stores 1 then 2; the reader reads twice and fails when it sees 1 then 2. That
+// needs the writer preempted after its first store (the reader reads 1) and the reader
+// preempted before its second read (the writer stores 2, then finishes: a free switch back):
+// two preemptions, as the plain search confirms below.
+void two_preemption_bug() {
+  Sim::atomic<int> a{0};
+  Sim::thread writer([&] {
+    a.store(1);
+    a.store(2);
+  });
+  Sim::thread reader([&] {
+    const int first = a.load();
+    const int second = a.load();
+    Sim::check(!(first == 1 && second == 2), "saw 1 then 2");
+  });
+  writer.join();
+  reader.join();
+}
+
+bool fails_within(Strategy& s) {
+  sim::Options o;
+  o.record_trace = false;
+  sim::Runtime runtime(o);
+  while (s.new_execution()) {
+    if (runtime.run(s, two_preemption_bug).outcome == sim::Outcome::violation) return true;
+  }
+  return false;
+}
+
+TEST(Dpor, ABugNeedingTwoPreemptionsIsFoundAtBoundTwoAndNotAtBoundOne) {
+  // The plain search says which bound the bug needs; the reduced one must agree.
+  int needed = -1;
+  for (std::uint32_t bound = 0; bound <= 3 && needed < 0; ++bound) {
+    ExhaustiveStrategy plain(bound);
+    if (fails_within(plain)) needed = static_cast<int>(bound);
+  }
+  ASSERT_EQ(needed, 2);
+  DporStrategy at_one(1u);
+  EXPECT_FALSE(fails_within(at_one));
+  DporStrategy at_two(2u);
+  EXPECT_TRUE(fails_within(at_two));
+  DporStrategy unbounded;
+  EXPECT_TRUE(fails_within(unbounded));
+}
+
+}  // namespace
+}  // namespace syncstress
