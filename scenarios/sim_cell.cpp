@@ -9,6 +9,8 @@
 #include "scenarios/judge.hpp"
 #include "scenarios/metrics.hpp"
 #include "scenarios/sim_execution.hpp"
+#include "schedules/dpor_strategy.hpp"
+#include "schedules/exhaustive_strategy.hpp"
 #include "schedules/recording_strategy.hpp"
 #include "schedules/replay_strategy.hpp"
 #include "schedules/schedule_codec.hpp"
@@ -141,6 +143,16 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
   out.metrics = metrics.to_json();
   // Only a complete search makes a pass a proof (for its bounds); say which it was.
   out.metrics["search_complete"] = search_complete;
+  if (const auto* reduced = dynamic_cast<const DporStrategy*>(inner.get())) {
+    // What the reduction did: executions it ended as redundant, and the classes of equivalent
+    // schedules (Mazurkiewicz traces) the executions that ran to their end belonged to.
+    out.metrics["exhaustive"] = {{"reduction", "dpor"},
+                                 {"executions_pruned", reduced->executions_pruned()},
+                                 {"distinct_traces", reduced->distinct_traces()},
+                                 {"distinct_traces_capped", reduced->traces_capped()}};
+  } else if (dynamic_cast<const ExhaustiveStrategy*>(inner.get()) != nullptr) {
+    out.metrics["exhaustive"] = {{"reduction", "none"}};
+  }
   out.metrics["claims_headline"] = cell.claims_headline();
   if (out.verdict == Verdict::pass && (!cell.claims_headline() || any_unclaimed_break)) {
     out.verdict = Verdict::measured;
