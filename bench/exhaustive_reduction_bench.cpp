@@ -38,11 +38,16 @@ struct Model {
 };
 
 constexpr Model kModels[] = {
-    {"mutex-safety", "platform_mutex", 2, 1},    {"mutex-safety", "platform_mutex", 2, 2},
-    {"mutex-safety", "platform_mutex", 3, 1},    {"mutex-safety", "mutex_part7", 2, 1},
-    {"mutex-safety", "mutex_part7", 2, 2},       {"mutex-safety", "mutex_part7", 3, 1},
-    {"mutex-safety", "ticket_mutex", 2, 1},      {"mutex-safety", "ticket_mutex", 2, 2},
-    {"mutex-safety", "ticket_mutex", 3, 1},      {"shared-mutex-safety", "shared_mutex_part9", 2, 1},
+    {"mutex-safety", "platform_mutex", 2, 1},
+    {"mutex-safety", "platform_mutex", 2, 2},
+    {"mutex-safety", "platform_mutex", 3, 1},
+    {"mutex-safety", "mutex_part7", 2, 1},
+    {"mutex-safety", "mutex_part7", 2, 2},
+    {"mutex-safety", "mutex_part7", 3, 1},
+    {"mutex-safety", "ticket_mutex", 2, 1},
+    {"mutex-safety", "ticket_mutex", 2, 2},
+    {"mutex-safety", "ticket_mutex", 3, 1},
+    {"shared-mutex-safety", "shared_mutex_part9", 2, 1},
     {"shared-mutex-safety", "shared_mutex_part9", 2, 2},
 };
 

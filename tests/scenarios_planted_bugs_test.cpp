@@ -43,6 +43,7 @@
 #include "scenarios/on_sim.hpp"
 #include "scenarios/params.hpp"
 #include "scenarios/runtime_options.hpp"
+#include "schedules/dpor_strategy.hpp"
 #include "schedules/random_strategy.hpp"
 #include "sim/runtime.hpp"
 
@@ -852,12 +853,14 @@ struct Search {
 
 Search search(
     const Body& body, const Params& p, std::uint64_t budget,
-    const std::function<bool(const Reported&, const Observations&)>& stop = anything_reported) {
-  RandomStrategy strategy(kSeed);
+    const std::function<bool(const Reported&, const Observations&)>& stop = anything_reported,
+    Strategy* given = nullptr) {
+  RandomStrategy random(kSeed);
+  Strategy& strategy = given != nullptr ? *given : random;
   sim::Runtime runtime(runtime_options(p, /*trace=*/false));
   Search s;
   while (s.executions < budget) {
-    strategy.new_execution();
+    if (!strategy.new_execution()) break;  // an exhaustive search ran out of schedules
     s.obs = Observations{};
     auto r = runtime.run(strategy, [&] { body(s.obs, p); });
     ++s.executions;
@@ -1188,6 +1191,43 @@ TEST(PlantedBugs, CancellationFailsAMutexLeavingADestroyedWaiterOnThePoolAndPass
       "destroy-while-queued", "posted to the pool"));
   EXPECT_TRUE(clean(search(cancellation_body<mutex_part7_pooled_cancel_handoff<Sim>>(claims), p,
                            kControlExecutions)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The exhaustive search with its reduction, on small models: it finds each planted bug, and
+// it runs out of schedules on the control with nothing reported (a proof for that model).
+
+/// The reduced exhaustive search to its end or to the first report.
+Search exhaustive(const Body& body, const Params& p) {
+  DporStrategy dpor;
+  auto s = search(body, p, 10'000'000, anything_reported, &dpor);
+  ::testing::Test::RecordProperty("exhaustive_executions", std::to_string(s.executions));
+  EXPECT_TRUE(s.stopped || dpor.complete()) << "the search neither found nor finished";
+  return s;
+}
+
+TEST(PlantedBugsExhaustive, SafetyFindsTheMutexThatDoesNotExcludeAndProvesTicketMutex) {
+  const auto p = params_of(Family::safety, {{"actors", 2}, {"rounds", 1}});
+  EXPECT_TRUE(breached(exhaustive(safety_body<Kind::mutex, check_then_set_mutex<Sim>>(kSafe), p),
+                       "mutual_exclusion", "2 exclusive holders where at most 1"));
+  EXPECT_TRUE(clean(exhaustive(safety_body<Kind::mutex, ticket_mutex<Sim>>(kSafe), p)));
+}
+
+TEST(PlantedBugsExhaustive, SafetyFindsTheReaderPastAHeldWriterAndProvesTicketSharedMutex) {
+  const auto p = params_of(Family::safety, {{"actors", 2}, {"writers", 1}, {"rounds", 1}});
+  EXPECT_TRUE(breached(
+      exhaustive(safety_body<Kind::shared_mutex, reader_ignores_writer_shared_mutex<Sim>>(kSafe),
+                 p),
+      "mutual_exclusion", "shared holder"));
+  EXPECT_TRUE(
+      clean(exhaustive(safety_body<Kind::shared_mutex, ticket_shared_mutex<Sim>>(kSafe), p)));
+}
+
+TEST(PlantedBugsExhaustive, ProgressFindsTheQueueThatProcessesAnItemTwiceAndProvesTheControl) {
+  const auto p = params_of(Family::progress, {{"producers", 1}, {"items", 2}});
+  EXPECT_TRUE(breached(exhaustive(work_queue_body<copy_not_take_queue<Sim>>(kSafe), p),
+                       "no_lost_wakeups", "processed 2 times"));
+  EXPECT_TRUE(clean(exhaustive(work_queue_body<locked_work_queue<Sim>>(kSafe), p)));
 }
 
 }  // namespace
