@@ -1,6 +1,7 @@
 #include "scenarios/sim_cell.hpp"
 
 #include <chrono>
+#include <cstdio>
 #include <string>
 #include <thread>
 #include <variant>
@@ -8,6 +9,7 @@
 
 #include "scenarios/judge.hpp"
 #include "scenarios/metrics.hpp"
+#include "scenarios/progress_line.hpp"
 #include "scenarios/sim_execution.hpp"
 #include "schedules/dpor_strategy.hpp"
 #include "schedules/exhaustive_strategy.hpp"
@@ -82,7 +84,23 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
   bool search_complete = false;  // the strategy had nothing left to try (exhaustive)
   out.planned_executions = plan.executions;
   out.stopped_by = StopReason::executions;
+  // On a terminal, an exhaustive search shows how far it has got (others are short enough).
+  const auto* reduced = dynamic_cast<const DporStrategy*>(inner.get());
+  const auto* plain = dynamic_cast<const ExhaustiveStrategy*>(inner.get());
+  ProgressLine progress(std::string(cell.primitive->name) + " " + cell.preset.name);
   while (out.executions < plan.executions) {
+    if ((reduced != nullptr || plain != nullptr) && progress.due(elapsed())) {
+      const double t = elapsed();
+      char text[200];
+      std::snprintf(text, sizeof text,
+                    "%llu executions (%llu pruned), %.0f/s, depth %llu%s, %.1f s",
+                    static_cast<unsigned long long>(out.executions),
+                    static_cast<unsigned long long>(reduced ? reduced->executions_pruned() : 0),
+                    t > 0 ? static_cast<double>(out.executions) / t : 0.0,
+                    static_cast<unsigned long long>(reduced ? reduced->depth() : plain->depth()),
+                    out.schedule.find("preemptions=") != std::string::npos ? ", bounded" : "", t);
+      progress.show(t, text);
+    }
     if (watch.stop_requested()) {
       out.stopped_by = StopReason::interrupted;
       break;
@@ -143,14 +161,14 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
   out.metrics = metrics.to_json();
   // Only a complete search makes a pass a proof (for its bounds); say which it was.
   out.metrics["search_complete"] = search_complete;
-  if (const auto* reduced = dynamic_cast<const DporStrategy*>(inner.get())) {
+  if (reduced != nullptr) {
     // What the reduction did: executions it ended as redundant, and the classes of equivalent
     // schedules (Mazurkiewicz traces) the executions that ran to their end belonged to.
     out.metrics["exhaustive"] = {{"reduction", "dpor"},
                                  {"executions_pruned", reduced->executions_pruned()},
                                  {"distinct_traces", reduced->distinct_traces()},
                                  {"distinct_traces_capped", reduced->traces_capped()}};
-  } else if (dynamic_cast<const ExhaustiveStrategy*>(inner.get()) != nullptr) {
+  } else if (plain != nullptr) {
     out.metrics["exhaustive"] = {{"reduction", "none"}};
   }
   out.metrics["claims_headline"] = cell.claims_headline();

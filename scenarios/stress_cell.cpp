@@ -14,6 +14,7 @@
 #include "scenarios/judge.hpp"
 #include "scenarios/metrics.hpp"
 #include "scenarios/on_real.hpp"
+#include "scenarios/progress_line.hpp"
 #include "scenarios/replay_command.hpp"
 #include "scenarios/runtime_options.hpp"
 #include "scenarios/wait_histogram.hpp"
@@ -150,39 +151,6 @@ struct WallMetrics {
   }
 };
 
-/// The progress line on stderr while trials run, when stderr is a terminal (nothing otherwise):
-/// cell, trials, rate, elapsed and remaining budget, rewritten in place twice a second.
-class ProgressLine {
- public:
-  ProgressLine(const Cell& cell, const CellPlan& plan)
-      : on_(::isatty(STDERR_FILENO) == 1),
-        label_(concat(cell.primitive->name, " ", cell.preset.name)),
-        plan_(plan) {}
-  ProgressLine(const ProgressLine&) = delete;
-  ProgressLine& operator=(const ProgressLine&) = delete;
-  ~ProgressLine() {
-    if (shown_) std::fputs("\r\033[K", stderr);
-  }
-
-  void update(std::uint64_t trials, double elapsed) {
-    if (!on_ || elapsed < next_) return;
-    next_ = elapsed + 0.5;
-    shown_ = true;
-    std::fprintf(stderr, "\r\033[K%s: %llu of %llu trials, %.0f/s, %.1f s, %.1f s left",
-                 label_.c_str(), static_cast<unsigned long long>(trials),
-                 static_cast<unsigned long long>(plan_.executions),
-                 elapsed > 0 ? static_cast<double>(trials) / elapsed : 0.0, elapsed,
-                 std::max(0.0, plan_.time_budget_seconds - elapsed));
-  }
-
- private:
-  bool on_;
-  std::string label_;
-  const CellPlan& plan_;
-  double next_ = 0.5;
-  bool shown_ = false;
-};
-
 }  // namespace
 
 std::uint64_t stress_trial_seed(std::uint64_t seed, std::uint64_t index) {
@@ -263,9 +231,17 @@ CellResult run_stress_cell(const Cell& cell, const StressSearch& stress, const C
   const auto start = Clock::now();
   (void)Real::take_failures();
   (void)HarnessHooks<Real>::take_breach();
-  ProgressLine progress(cell, plan);
+  ProgressLine progress(concat(cell.primitive->name, " ", cell.preset.name));
   while (out.executions < plan.executions) {
-    progress.update(out.executions, seconds_since(start));
+    if (const double t = seconds_since(start); progress.due(t)) {
+      char text[160];
+      std::snprintf(text, sizeof text, "%llu of %llu trials, %.0f/s, %.1f s, %.1f s left",
+                    static_cast<unsigned long long>(out.executions),
+                    static_cast<unsigned long long>(plan.executions),
+                    t > 0 ? static_cast<double>(out.executions) / t : 0.0, t,
+                    std::max(0.0, plan.time_budget_seconds - t));
+      progress.show(t, text);
+    }
     if (watch.stop_requested()) {
       out.stopped_by = StopReason::interrupted;
       break;

@@ -67,6 +67,8 @@ class DporStrategy final : public Strategy {
   bool traces_capped() const { return traces_capped_; }
   /// True once new_execution() has returned false.
   bool complete() const { return complete_; }
+  /// Choices on the current path (the search's depth), for a progress line.
+  std::uint64_t depth() const { return path_.size(); }
 
   static constexpr std::size_t kTraceCap = std::size_t{1} << 22;
 

@@ -44,6 +44,8 @@ class ExhaustiveStrategy final : public Strategy {
   std::uint64_t executions_explored() const { return explored_; }
   /// True once new_execution() has returned false.
   bool complete() const { return complete_; }
+  /// Choices on the current path (the search's depth), for a progress line.
+  std::uint64_t depth() const { return path_.size(); }
 
  private:
   struct Node {
