@@ -247,7 +247,8 @@ struct Sim {
   using manual_reset_event = sim::manual_reset_event;
 
   /// Blocks while `a` holds `expected`. Returns on a wake, at once if the value differs, or
-  /// spuriously when Options::spurious_wakeups is on (a recorded choice).
+  /// spuriously when Options::spurious_wakeups is on (a recorded choice, at the call or later
+  /// while blocked).
   template <class T>
   static void wait_on_address(atomic<T>& a, std::type_identity_t<T> expected,
                               source_location loc = source_location::current()) {

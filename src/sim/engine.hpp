@@ -9,6 +9,15 @@
 // straight from fiber to fiber. Waits are bookkeeping on the thread (what it waits on, why,
 // where), so a wake scans threads in id order: deterministic, and thread counts are small.
 //
+// Spurious wake-ups while blocked: with spurious wake-ups on, a thread blocked in
+// wait_on_address or park (not a mutex, event, join or atomic::wait) may also be woken at any
+// later scheduling point where some other thread could run. Each such point asks
+// Strategy::next_u64(2) (wake one?) and, when several wait, next_u64(n) (which), inside the step
+// just taken: that step takes the thread off its wait list (for a reducing search, a write of the
+// list), and the woken thread runs next, its wait returning as a spurious return at the call does
+// (a step of its own, traced "spurious"). Nothing is asked when no such thread waits, or with
+// spurious wake-ups off: then the questions are exactly those of a runtime without them.
+//
 // Teardown (an execution that ended early): the engine enters aborting mode, where no
 // operation schedules and blocking operations return at once. The unfinished fibers are then
 // resumed in turn from the host, pool workers first, and a fiber's next unwind point throws
@@ -111,6 +120,11 @@ struct Thread {
   std::int64_t wait_holder = -1;
   /// A setter handed this waiter the signal (events): its wait returns without re-checking.
   bool handed = false;
+  /// Blocked in wait_on_address or park with spurious wake-ups on: a later scheduling point may
+  /// wake it spuriously (Engine::wake_spuriously). Meaningful only while blocked.
+  bool may_wake_spuriously = false;
+  /// Woken so: its wait returns as a spurious one.
+  bool woken_spuriously = false;
   unsigned abort_ops = 0;
   /// Objects this thread has created in the execution: with its id, an object's stable name
   /// for a reducing search (Engine::object_id).
@@ -264,6 +278,18 @@ class Engine {
   void record(Kind kind, const void* obj, std::string_view op, std::string values,
               const source_location& loc);
   void decide(bool yielded);
+  /// How a platform wait that blocked ended.
+  enum class WaitEnd : std::uint8_t { woken, spurious, teardown };
+  /// Blocks the current thread in a platform wait that may end spuriously (wait_on_address,
+  /// park; see "Spurious wake-ups while blocked" in the file comment). Woken spuriously, the wait
+  /// takes a step of its own, `op` on `obj` with `values` and "spurious", as a spurious return at
+  /// the call does, before returning WaitEnd::spurious.
+  WaitEnd block_platform_wait(Kind kind, const void* obj, Wait wait, std::string_view op,
+                              std::string values, const source_location& loc, Point point);
+  /// At a scheduling point after `cur`'s step: whether to wake a thread blocked in a platform
+  /// wait spuriously, and which (recorded choices, asked only when one could be). Returns the
+  /// woken thread, which must run next, or null.
+  Thread* wake_spuriously(const Thread& cur);
   void touch(const void* obj, bool write) { accesses_.push_back(Access{object_id(obj), write}); }
   /// The list of threads blocked on `obj`, as an object of its own: a blocking step reads obj
   /// and writes its waiters; a step that wakes waiters writes both.
@@ -322,6 +348,7 @@ class Engine {
   std::uint32_t live_user_threads_ = 0;
   std::vector<ThreadId> runnable_;  // sorted ascending
   std::vector<Thread*> scratch_;
+  std::vector<Thread*> spurious_candidates_;  // wake_spuriously's, in id order
   ExecutionResult result_;
   std::vector<TraceEntry> spare_trace_;  // storage handed back through recycle()
   std::size_t last_trace_size_ = 0;      // to size the next trace in one allocation

@@ -113,6 +113,8 @@ ThreadId Engine::new_thread(std::function<void()> fn, bool worker) {
   t.wait = Wait::none;
   t.wait_obj = nullptr;
   t.handed = false;
+  t.may_wake_spuriously = false;
+  t.woken_spuriously = false;
   t.abort_ops = 0;
   t.created = 0;
   t.unwind_base = 0;

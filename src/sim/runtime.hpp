@@ -28,7 +28,8 @@ namespace syncstress::sim {
 struct Options {
   /// Step bound: exceeding it ends the execution (livelock, starvation).
   std::uint64_t max_steps = 100000;
-  /// wait_on_address and parker::park may return spuriously.
+  /// wait_on_address and parker::park may return spuriously: at the call, or while blocked at
+  /// any later scheduling point where another thread could run (see src/sim/engine.hpp).
   bool spurious_wakeups = false;
   /// compare_exchange_weak may fail spuriously (asked only when it would succeed).
   bool spurious_cas_failures = false;

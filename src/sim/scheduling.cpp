@@ -103,6 +103,14 @@ bool Engine::block(Kind kind, const void* obj, Wait wait, std::string_view op, s
 
 void Engine::decide(bool yielded) {
   Thread& cur = *current_;
+  // Before the step is reported: a spurious wake is part of it (see engine.hpp). Not when the
+  // step bound ends the execution below, nor when no other thread could run (a deadlock stays
+  // one: a wait that only a spurious wake-up ends is a bug).
+  Thread* woken = nullptr;
+  if (spurious_wakeups_on_ && !runnable_.empty() && steps_ <= options_.max_steps) {
+    woken = wake_spuriously(cur);
+    if (aborting_) return;  // the strategy refused to answer
+  }
   if (observe_) {
     bool go_on = true;
     std::string refused;
@@ -135,7 +143,9 @@ void Engine::decide(bool yielded) {
     return;
   }
   ThreadId next = runnable_[0];
-  if (n > 1) {
+  if (woken != nullptr) {
+    next = woken->id;
+  } else if (n > 1) {
     std::size_t i = 0;
     std::string refused;
     // A strategy that throws (a replay that no longer fits the program) ends the execution
@@ -164,6 +174,45 @@ void Engine::decide(bool yielded) {
     current_ = &to;
     switch_context(cur.ctx, to.ctx);
   }
+}
+
+Thread* Engine::wake_spuriously(const Thread& cur) {
+  spurious_candidates_.clear();
+  for (std::uint32_t i = 0; i < thread_count_; ++i) {
+    Thread& t = *threads_[i];
+    // The thread that has just blocked is not offered: a return at once is the call's own
+    // spurious return (Engine::wait_on_address, Engine::park).
+    if (t.state == State::blocked && t.may_wake_spuriously && &t != &cur) {
+      spurious_candidates_.push_back(&t);
+    }
+  }
+  if (spurious_candidates_.empty() || !inject(true)) return nullptr;
+  Thread& t = *spurious_candidates_[choose(spurious_candidates_.size())];
+  if (aborting_) return nullptr;
+  // Off the wait list, as a wake by another thread takes it: ordered against the waits, wakes
+  // and unparks on the object. The woken thread's return is a step of its own.
+  if (observe_) touch_waiters(t.wait_obj);
+  t.woken_spuriously = true;
+  wake(t, false);
+  return &t;
+}
+
+Engine::WaitEnd Engine::block_platform_wait(Kind kind, const void* obj, Wait wait,
+                                            std::string_view op, std::string values,
+                                            const source_location& loc, Point point) {
+  Thread& self = *current_;
+  // Kept for the trace of a spurious return; only when one can happen.
+  std::string spurious_values;
+  if (tracing_ && spurious_wakeups_on_) spurious_values = values + (values.empty() ? "" : ", ");
+  self.may_wake_spuriously = spurious_wakeups_on_;
+  const bool blocked = block(kind, obj, wait, op, std::move(values), loc);
+  self.may_wake_spuriously = false;
+  if (!blocked) return WaitEnd::teardown;
+  if (!self.woken_spuriously) return WaitEnd::woken;
+  self.woken_spuriously = false;
+  if (tracing_) spurious_values += "spurious";
+  step(kind, obj, op, std::move(spurious_values), loc, point, /*writes=*/false);
+  return WaitEnd::spurious;
 }
 
 std::uint64_t Engine::choose(std::uint64_t bound) {

@@ -31,7 +31,8 @@ void Engine::wait_on_address(const void* obj, bool equal, std::string values,
          /*writes=*/false);
     return;
   }
-  block(Kind::atomic, obj, Wait::address, "wait_on_address", std::move(values), loc);
+  block_platform_wait(Kind::atomic, obj, Wait::address, "wait_on_address", std::move(values), loc,
+                      Point::unwind);
 }
 
 void Engine::wake_address(const void* obj, bool all, std::string_view op,
@@ -111,8 +112,11 @@ void Engine::park(parker& p, const source_location& loc) {
          /*writes=*/false);
     return;
   }
-  if (!block(Kind::parker, &p, Wait::parker, "park", {}, loc)) return;
-  p.permit_ = false;
+  // A spurious return leaves the permit as it is (none: an unpark would have woken it).
+  if (block_platform_wait(Kind::parker, &p, Wait::parker, "park", {}, loc, Point::plain) ==
+      WaitEnd::woken) {
+    p.permit_ = false;
+  }
 }
 
 void Engine::unpark(parker& p, const source_location& loc) {

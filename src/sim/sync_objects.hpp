@@ -44,7 +44,7 @@ class parker {
   parker(const parker&) = delete;
   parker& operator=(const parker&) = delete;
   /// Consumes the permit, or blocks until unpark() gives one. May return spuriously when
-  /// Options::spurious_wakeups is on (a recorded choice).
+  /// Options::spurious_wakeups is on (a recorded choice), at the call or later while blocked.
   void park(source_location loc = source_location::current());
   /// Gives the permit (not lost if the owner is not parked yet) and wakes the owner.
   void unpark(source_location loc = source_location::current());
