@@ -13,6 +13,7 @@
 #include "scenarios/outcome.hpp"
 #include "scenarios/params.hpp"
 #include "scenarios/preset.hpp"
+#include "schedules/shard.hpp"
 
 namespace syncstress::scenarios {
 
@@ -59,6 +60,8 @@ struct CellPlan {
   /// Tests only: each execution is followed by a pause `slowdown - 1` times its length, as if
   /// the machine were that much slower (SYNCSTRESS_TEST_SLOWDOWN). Sim only.
   double slowdown = 1;
+  /// The part of the cell's work this process does (`--shard K/N`); whole by default.
+  Shard shard{};
 };
 
 }  // namespace syncstress::scenarios

@@ -60,7 +60,8 @@ std::variant<std::vector<std::string>, std::string> confirm(const Cell& cell,
 CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const CellPlan& plan,
                         ExecutionWatch& watch) {
   CellResult out = cell.identity();
-  const auto inner = strategy.make(plan.seed);
+  const auto inner = strategy.make(plan.seed, plan.shard, plan.executions);
+  const std::uint64_t planned = strategy.shard_executions(plan.shard, plan.executions);
   RecordingStrategy recorder(*inner);
   // The cell's strategy as given (a portfolio names itself, not its first member).
   out.schedule = describe(StrategySpec{strategy});
@@ -82,13 +83,13 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
   };
   watch.in_flight(&note);
   bool search_complete = false;  // the strategy had nothing left to try (exhaustive)
-  out.planned_executions = plan.executions;
+  out.planned_executions = planned;
   out.stopped_by = StopReason::executions;
   // On a terminal, an exhaustive search shows how far it has got (others are short enough).
   const auto* reduced = dynamic_cast<const DporStrategy*>(inner.get());
   const auto* plain = dynamic_cast<const ExhaustiveStrategy*>(inner.get());
   ProgressLine progress(std::string(cell.primitive->name) + " " + cell.preset.name);
-  while (out.executions < plan.executions) {
+  while (out.executions < planned) {
     if ((reduced != nullptr || plain != nullptr) && progress.due(elapsed())) {
       const double t = elapsed();
       char text[200];
@@ -121,6 +122,8 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
       // A machine `slowdown` times slower, for the tests of verdicts against the clock.
       std::this_thread::sleep_for((std::chrono::steady_clock::now() - began) * (plan.slowdown - 1));
     }
+    // Another shard's: run only to walk the top of the search tree.
+    if (!recorder.execution_counts()) continue;
     ++out.executions;
     out.steps += r.steps;
     // Ended by the reduction: equivalent to an execution already run, observed nowhere.

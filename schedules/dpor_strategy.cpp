@@ -66,6 +66,9 @@ void DporStrategy::diverged(const std::string& what) const {
 
 std::size_t DporStrategy::next_thread(std::span<const ThreadId> runnable, ThreadId current,
                                       bool current_yielded) {
+  const bool in_prefix = thread_choices_ < kShardPrefixThreadChoices;
+  if (!in_prefix && prefix_end_ == kNoPrefixEnd) prefix_end_ = depth_;
+  ++thread_choices_;
   if (depth_ < path_.size()) {
     const Node& node = path_[depth_];
     if (!node.is_thread ||
@@ -97,6 +100,11 @@ std::size_t DporStrategy::next_thread(std::span<const ThreadId> runnable, Thread
   // Every thread asleep cannot happen here: step_taken ended such an execution already.
   node.chosen = pick.value_or(node.continuing < node.bound ? node.continuing : 0);
   node.backtrack.push_back(runnable[node.chosen]);
+  if (in_prefix) {
+    for (const ThreadId t : runnable) {
+      if (!has(node.backtrack, t)) node.backtrack.push_back(t);
+    }
+  }
   path_.push_back(std::move(node));
   choosing_node_ = static_cast<std::int64_t>(path_.size() - 1);
   ++depth_;
@@ -166,6 +174,11 @@ bool DporStrategy::step_taken(ThreadId thread, std::span<const Access> accesses,
   sleep_ = std::move(next);
   choosing_node_ = -1;
   data_hash_ = 0;
+  if (runnable.size() >= 2 && thread_choices_ == kShardPrefixThreadChoices) {
+    // The prefix ends at this thread choice: another shard's ends here.
+    if (prefix_end_ == kNoPrefixEnd) prefix_end_ = depth_;
+    if (!owned_) return false;
+  }
   if (!runnable.empty() && std::all_of(runnable.begin(), runnable.end(), [&](ThreadId t) {
         return std::any_of(sleep_.begin(), sleep_.end(),
                            [t](const Sleeper& s) { return s.thread == t; });
@@ -345,9 +358,13 @@ void DporStrategy::cover_unseen_steps() {
 bool DporStrategy::new_execution() {
   if (complete_) return false;
   if (explored_ > 0) {
-    if (last_pruned_) ++pruned_;
-    analyze_execution();
-    if (!last_pruned_) cover_unseen_steps();
+    // Another shard's execution adds nothing: its races could only add threads to the
+    // prefix's choices, which explore every thread already.
+    if (owned_) {
+      if (last_pruned_) ++pruned_;
+      analyze_execution();
+      if (!last_pruned_) cover_unseen_steps();
+    }
     path_.resize(std::min(path_.size(), depth_));
     while (!path_.empty()) {
       Node& node = path_.back();
@@ -380,7 +397,11 @@ bool DporStrategy::new_execution() {
       complete_ = true;
       return false;
     }
+    if (prefix_end_ == kNoPrefixEnd || path_.size() - 1 < prefix_end_) ++prefix_;
   }
+  owned_ = shard_.owns(prefix_);
+  prefix_end_ = kNoPrefixEnd;
+  thread_choices_ = 0;
   events_.clear();
   accesses_.clear();
   sleep_.clear();

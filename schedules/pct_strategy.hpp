@@ -44,6 +44,8 @@ class PctStrategy final : public Strategy {
 
   /// Reseeds, adapts k, draws the change points; never runs out.
   bool new_execution() override;
+  /// The next execution is the run's execution `index` (a shard's first).
+  void start_at(std::uint64_t index) override { executions_ = index; }
   /// Starts an execution drawing from `seed` with k = min(ceiling, `measured`) (the ceiling
   /// when `measured` is 0): what new_execution does with the next derived seed and the
   /// longest execution of this run; a portfolio gives its own.

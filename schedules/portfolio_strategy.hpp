@@ -40,6 +40,8 @@ class PortfolioStrategy final : public Strategy {
 
   /// Moves to the next member and starts its execution; never runs out.
   bool new_execution() override;
+  /// The next execution is the run's execution `index` (a shard's first).
+  void start_at(std::uint64_t index) override { executions_ = index; }
   /// The current member's choice.
   std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current,
                           bool current_yielded) override;

@@ -19,6 +19,8 @@ class RandomStrategy final : public Strategy {
 
   /// Reseeds for the next execution; never runs out.
   bool new_execution() override;
+  /// The next execution is the run's execution `index` (a shard's first).
+  void start_at(std::uint64_t index) override { executions_ = index; }
   /// Starts an execution drawing from `seed` (what new_execution does with the next derived
   /// seed; a portfolio gives its own).
   void begin_execution(std::uint64_t seed);

@@ -28,6 +28,8 @@ class RecordingStrategy final : public Strategy {
   /// The wrapped strategy's.
   bool explore_faults() const override { return inner_.explore_faults(); }
   bool observes_steps() const override { return inner_.observes_steps(); }
+  void start_at(std::uint64_t index) override { inner_.start_at(index); }
+  bool execution_counts() const override { return inner_.execution_counts(); }
   bool step_taken(ThreadId thread, std::span<const Access> accesses,
                   std::span<const ThreadId> runnable) override {
     return inner_.step_taken(thread, accesses, runnable);

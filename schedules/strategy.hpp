@@ -79,6 +79,15 @@ class Strategy {
     return true;
   }
 
+  /// A shard of a seeded strategy starts here: the next execution is the run's execution number
+  /// `index` (0-based), as if `index` executions had come before it (schedules/shard.hpp). PCT
+  /// measures its k anew from there. Strategies that draw nothing at random ignore it.
+  virtual void start_at(std::uint64_t index) { (void)index; }
+
+  /// False for an execution that another shard owns: an exhaustive search ran it only to walk
+  /// the top of its tree (schedules/shard.hpp); the cell neither counts nor judges it.
+  virtual bool execution_counts() const { return true; }
+
   /// Only when observes_steps(): the execution ends inside a step of `thread` (a failed check,
   /// an exception), whose accesses so far are `accesses`; `runnable` are the threads that could
   /// still have run. Their next steps are never seen, which a reduction must allow for.

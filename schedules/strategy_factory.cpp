@@ -99,7 +99,7 @@ bool faults_param(const StrategyParams& params, std::string_view strategy, bool 
 std::span<const StrategyInfo> strategy_catalog() { return kCatalog; }
 
 std::unique_ptr<Strategy> make_strategy(std::string_view name, std::uint64_t seed,
-                                        const StrategyParams& params) {
+                                        const StrategyParams& params, Shard shard) {
   const StrategyInfo* info = find(name);
   if (info == nullptr) {
     if (name == "replay") {
@@ -145,11 +145,11 @@ std::unique_ptr<Strategy> make_strategy(std::string_view name, std::uint64_t see
         number_param(params, name, "preemptions", 0, 0, std::uint64_t{1} << 20));
   }
   const auto reduction = params.contains("reduction") ? params.at("reduction") : "dpor";
-  if (reduction == "none") return std::make_unique<ExhaustiveStrategy>(bound);
+  if (reduction == "none") return std::make_unique<ExhaustiveStrategy>(bound, shard);
   if (reduction != "dpor") {
     throw StrategyError("exhaustive: reduction must be dpor or none, not '" + reduction + "'");
   }
-  return std::make_unique<DporStrategy>(bound);
+  return std::make_unique<DporStrategy>(bound, shard);
 }
 
 std::pair<std::string, StrategyParams> parse_strategy_description(std::string_view description) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "schedules/shard.hpp"
 #include "schedules/strategy.hpp"
 
 namespace syncstress {
@@ -43,8 +44,10 @@ std::span<const StrategyInfo> strategy_catalog();
 /// Builds the strategy `name` seeded with `seed` (ignored by deterministic strategies).
 /// Throws StrategyError for an unknown name (listing the valid ones), an unknown parameter
 /// (listing that strategy's), or a value that does not parse or is out of range.
+/// `shard`: the exhaustive searches take their part of the tree (schedules/shard.hpp); the
+/// others ignore it (their caller gives them their range with Strategy::start_at).
 std::unique_ptr<Strategy> make_strategy(std::string_view name, std::uint64_t seed,
-                                        const StrategyParams& params = {});
+                                        const StrategyParams& params = {}, Shard shard = {});
 
 /// Splits a description as Strategy::describe() writes it ("pct:d=3,k=400") into a name and
 /// parameters. Throws StrategyError when a parameter has no '='.

@@ -4,8 +4,17 @@
 
 namespace syncstress {
 
-std::unique_ptr<Strategy> SimStrategySpec::make(std::uint64_t seed) const {
-  return make_strategy(name, seed, params);
+std::unique_ptr<Strategy> SimStrategySpec::make(std::uint64_t seed, Shard shard,
+                                                std::uint64_t executions) const {
+  auto out = make_strategy(name, seed, params, shard);
+  if (!shard.whole() && !splits_by_prefix()) out->start_at(shard.range(executions).first);
+  return out;
+}
+
+std::uint64_t SimStrategySpec::shard_executions(Shard shard, std::uint64_t executions) const {
+  if (splits_by_prefix()) return executions;
+  const auto [first, end] = shard.range(executions);
+  return end - first;
 }
 
 std::vector<StrategyInfo> all_strategies() {

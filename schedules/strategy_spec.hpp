@@ -14,6 +14,7 @@
 
 #include "schedules/relacy_strategies.hpp"
 #include "schedules/schedule.hpp"
+#include "schedules/shard.hpp"
 #include "schedules/strategy.hpp"
 #include "schedules/strategy_factory.hpp"
 #include "schedules/stress_strategy.hpp"
@@ -25,8 +26,16 @@ struct SimStrategySpec {
   std::string name;
   StrategyParams params;
 
-  /// A fresh strategy seeded with `seed` (ignored by the deterministic ones).
-  std::unique_ptr<Strategy> make(std::uint64_t seed) const;
+  /// A fresh strategy seeded with `seed` (ignored by the deterministic ones). For a shard of
+  /// `executions` planned executions: an exhaustive search takes its prefixes; any other
+  /// strategy starts at the shard's first execution (see shard_executions).
+  std::unique_ptr<Strategy> make(std::uint64_t seed, Shard shard = {},
+                                 std::uint64_t executions = 0) const;
+  /// The executions a shard plans of `executions`: its range for a strategy that splits by
+  /// execution number, all of them (a cap) for an exhaustive search.
+  std::uint64_t shard_executions(Shard shard, std::uint64_t executions) const;
+  /// Whether it splits its choice tree by prefix (the exhaustive searches).
+  bool splits_by_prefix() const { return name == "exhaustive"; }
 };
 
 /// A strategy, parsed once: on the sim runtime, a search in syncstress-relacy, or trials on

@@ -41,6 +41,7 @@ std::unique_ptr<Command> add_list_command(CLI::App& app);
 std::unique_ptr<Command> add_run_command(CLI::App& app);
 std::unique_ptr<Command> add_replay_command(CLI::App& app);
 std::unique_ptr<Command> add_gate_command(CLI::App& app);
+std::unique_ptr<Command> add_merge_command(CLI::App& app);
 
 /// The whole program: parses `argv`, runs the chosen subcommand, maps errors to exit codes.
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);

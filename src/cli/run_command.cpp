@@ -9,6 +9,7 @@
 #include "cli/numbers.hpp"
 #include "cli/resolve.hpp"
 #include "cli/schedule_names.hpp"
+#include "cli/shard_flag.hpp"
 #include "report/atomic_file.hpp"
 #include "report/report.hpp"
 #include "scenarios/preset_files.hpp"
@@ -75,6 +76,11 @@ class RunCommand final : public Command {
     sub_->add_option("--set", sets_, "Override a preset parameter, repeatable")
         ->type_name("KEY=VALUE")
         ->allow_extra_args(false);
+    sub_->add_option("--shard", shard_,
+                     "Run part K of N of every cell (a seed range, or prefixes of an exhaustive "
+                     "search); auto[/N] takes K from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID. "
+                     "Combine the reports with: syncstress merge")
+        ->type_name("K/N");
     sub_->add_option("--out", out_,
                      "Report file (default: results/runs/<UTC time>-<scenario>.json)")
         ->type_name("FILE");
@@ -165,6 +171,10 @@ class RunCommand final : public Command {
     } else {
       description.out = default_report_path(all_ ? "all" : description.scenarios.front());
     }
+    if (!shard_.empty()) {
+      config.shard = resolve_shard(shard_);
+      description.shard = config.shard.describe();
+    }
     config.seed = description.seed;
     config.executions = description.executions;
     config.time_budget_seconds = description.time_budget_seconds;
@@ -232,6 +242,7 @@ class RunCommand final : public Command {
   std::string time_budget_;
   std::vector<std::string> sets_;
   std::string out_;
+  std::string shard_;
   bool soak_ = false;
   bool quiet_ = false;
   bool verbose_ = false;

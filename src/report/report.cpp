@@ -51,6 +51,7 @@ json config_to_json(const RunDescription& config) {
       {"time_budget_seconds", optional_to_json(config.time_budget_seconds)},
       {"soak", config.soak},
       {"overrides", config.overrides},
+      {"shard", optional_to_json(config.shard)},
       {"out", config.out.string()},
   };
 }

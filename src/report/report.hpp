@@ -40,6 +40,7 @@ struct RunDescription {
   std::optional<double> time_budget_seconds;
   bool soak = false;                             ///< --soak
   std::map<std::string, std::string> overrides;  ///< --set
+  std::optional<std::string> shard;              ///< --shard, resolved: "2/3"
   std::filesystem::path out;                     ///< where the report goes
 };
 

@@ -89,9 +89,25 @@ scenarios::CellPlan plan_of(const scenarios::Preset& preset, const RunConfig& co
   // Trials on real threads are a soak by nature: their time budget is a plan, not a search
   // cut short (no trial is a proof, however many run).
   const bool stress = std::holds_alternative<StressSearch>(strategy);
-  return {config.seed.value_or(preset.seed), config.executions.value_or(preset.executions),
+  return {config.seed.value_or(preset.seed),
+          config.executions.value_or(preset.executions),
           config.time_budget_seconds.value_or(preset.time_budget_seconds),
-          config.soak || preset.soak || stress, test_slowdown()};
+          config.soak || preset.soak || stress,
+          test_slowdown(),
+          config.shard};
+}
+
+/// Which strategies split into shards: the sim ones (by prefix or by execution number) and
+/// Relacy's random search (by iteration). Relacy's exhaustive searches and stress trials do not.
+void check_shardable(const StrategySpec& strategy, const RunConfig& config) {
+  if (config.shard.whole()) return;
+  const auto* search = std::get_if<RelacySearch>(&strategy);
+  const bool splits = std::holds_alternative<SimStrategySpec>(strategy) ||
+                      (search != nullptr && search->scheduler == "random");
+  if (splits) return;
+  throw UsageError(concat("--shard ", config.shard.describe(), ": ", describe(strategy),
+                          " does not split into shards; the schedules that do: portfolio, random, "
+                          "pct, round-robin, exhaustive, relacy-random"));
 }
 
 /// Runs one planned cell and settles its verdict from how it stopped.
@@ -146,6 +162,7 @@ RunOutcome run_matrix(const RunConfig& config) {
                               "The schedules that take one: ",
                               seeded_strategy_names()));
     }
+    check_shardable(strategy, config);
     const Backend& backend = backend_for(strategy);
     const std::size_t planned_before = planned.size();
     check_relacy_iterations(strategy, plan_of(preset, config, strategy));

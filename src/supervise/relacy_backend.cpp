@@ -26,8 +26,10 @@ relacy::CellSpec relacy_spec(const scenarios::Cell& cell, const RelacySearch& se
 relacy::CellSpec planned_spec(const scenarios::Cell& cell, const StrategySpec& strategy,
                               const scenarios::CellPlan& plan) {
   auto spec = relacy_spec(cell, std::get<RelacySearch>(strategy));
-  spec.start = plan.seed;
-  spec.iterations = plan.executions;
+  // A shard runs its range of the iterations (schedules/shard.hpp).
+  const auto [first, end] = plan.shard.range(plan.executions);
+  spec.start = plan.seed + first;
+  spec.iterations = end - first;
   // The child stops itself at the budget, as an iteration begins; the deadline after which it
   // is killed is only the backstop.
   spec.time_budget_seconds = plan.time_budget_seconds;

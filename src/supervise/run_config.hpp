@@ -11,6 +11,7 @@
 
 #include "primitives/catalog.hpp"
 #include "scenarios/preset.hpp"
+#include "schedules/shard.hpp"
 #include "schedules/strategy_spec.hpp"
 
 namespace syncstress::supervise {
@@ -36,6 +37,8 @@ struct RunConfig {
   /// Parameter overrides (--set key=value), by key; checked against each family's specs when
   /// its cells are resolved.
   std::map<std::string, std::string> overrides;
+  /// --shard K/N: this process's part of every cell's work.
+  Shard shard;
   Verbosity verbosity = Verbosity::normal;
 };
 

@@ -1,0 +1,232 @@
+#include "report/merge.hpp"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "report/report.hpp"
+#include "schedules/shard.hpp"
+#include "util/concat.hpp"
+#include "util/usage_error.hpp"
+
+namespace syncstress::report {
+namespace {
+
+using json = nlohmann::json;
+
+[[noreturn]] void refuse(const std::string& what) { throw UsageError(concat("merge: ", what)); }
+
+/// The run settings every shard must share: the config without where it went and which shard.
+json run_settings(const json& report) {
+  json config = report.at("config");
+  config.erase("out");
+  config.erase("shard");
+  return config;
+}
+
+std::string cell_name(const json& cell) {
+  return concat(cell.at("primitive").get<std::string>(), " x ",
+                cell.at("scenario").get<std::string>(), " (",
+                cell.at("schedule").get<std::string>(), ")");
+}
+
+/// Metrics that describe a distribution or a ratio: not the sum of the shards'.
+bool not_additive(const std::string& key) {
+  static const std::set<std::string> kKeys = {
+      "p50", "p90", "p99", "p99.9", "p999", "jain_fairness_index", "mean", "rate_per_second"};
+  return kKeys.count(key) != 0 || key.find("per_second") != std::string::npos ||
+         key.find("jain") != std::string::npos;
+}
+
+/// Adds metric `from` into `into` (same key, both present): counts add up, maxima take the
+/// larger, flags combine; what cannot be combined goes to `dropped`.
+void merge_metric(const std::string& key, json& into, const json& from,
+                  std::set<std::string>& dropped) {
+  if (key == "search_complete") {
+    into = into.get<bool>() && from.get<bool>();
+  } else if (key == "distinct_traces_capped") {
+    into = into.get<bool>() || from.get<bool>();
+  } else if (not_additive(key)) {
+    dropped.insert(key);
+  } else if (into.is_object() && from.is_object()) {
+    for (const auto& [k, v] : from.items()) {
+      if (!into.contains(k)) {
+        into[k] = v;
+      } else {
+        merge_metric(k, into[k], v, dropped);
+      }
+    }
+  } else if (into.is_array() && from.is_array() && into.size() == from.size()) {
+    for (std::size_t i = 0; i < into.size(); ++i) merge_metric(key, into[i], from[i], dropped);
+  } else if (into.is_number_integer() && from.is_number_integer()) {
+    if (key.rfind("max", 0) == 0) {
+      into = std::max(into.get<std::int64_t>(), from.get<std::int64_t>());
+    } else {
+      into = into.get<std::int64_t>() + from.get<std::int64_t>();
+    }
+  } else if (into.is_number() && from.is_number() && key.rfind("max", 0) == 0) {
+    into = std::max(into.get<double>(), from.get<double>());
+  } else if (into != from) {
+    dropped.insert(key);
+  }
+}
+
+/// Removes the dropped keys wherever they occur.
+void erase_keys(json& metrics, const std::set<std::string>& keys) {
+  if (!metrics.is_object()) return;
+  for (const auto& k : keys) metrics.erase(k);
+  for (auto& [k, v] : metrics.items()) erase_keys(v, keys);
+}
+
+/// How a merged cell stopped: the most telling of its shards' reasons.
+std::string merged_stop(const std::vector<std::string>& reasons) {
+  for (const char* reason : {"error", "violation", "interrupted", "time_budget"}) {
+    if (std::find(reasons.begin(), reasons.end(), reason) != reasons.end()) return reason;
+  }
+  if (std::all_of(reasons.begin(), reasons.end(),
+                  [](const std::string& r) { return r == "exhausted"; })) {
+    return "exhausted";
+  }
+  return "executions";
+}
+
+std::string merged_verdict(const std::vector<std::string>& verdicts) {
+  for (const char* v : {"error", "fail", "interrupted", "inconclusive", "measured"}) {
+    if (std::find(verdicts.begin(), verdicts.end(), v) != verdicts.end()) return v;
+  }
+  return "pass";
+}
+
+json merge_cell(const std::vector<const json*>& parts) {
+  json out = *parts.front();
+  std::uint64_t executions = 0, planned = 0, planned_max = 0, steps = 0;
+  double elapsed = 0;
+  std::vector<std::string> verdicts, reasons;
+  json violations = json::array();
+  std::string error;
+  for (const json* cell : parts) {
+    executions += cell->at("executions").get<std::uint64_t>();
+    steps += cell->value("steps", std::uint64_t{0});
+    planned += cell->value("planned_executions", std::uint64_t{0});
+    planned_max = std::max(planned_max, cell->value("planned_executions", std::uint64_t{0}));
+    elapsed = std::max(elapsed, cell->value("elapsed_seconds", 0.0));
+    verdicts.push_back(cell->at("verdict").get<std::string>());
+    reasons.push_back(cell->value("stopped_by", std::string("executions")));
+    for (const auto& v : cell->at("violations")) violations.push_back(v);
+    const auto e = cell->value("error", std::string());
+    if (!e.empty() && error.empty()) error = e;
+  }
+  json metrics = out.value("metrics", json::object());
+  std::set<std::string> dropped;
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    const json& more = parts[i]->value("metrics", json::object());
+    for (const auto& [k, v] : more.items()) {
+      if (!metrics.contains(k)) {
+        metrics[k] = v;
+      } else {
+        merge_metric(k, metrics[k], v, dropped);
+      }
+    }
+  }
+  erase_keys(metrics, dropped);
+  if (!dropped.empty())
+    metrics["not_merged"] = std::vector<std::string>(dropped.begin(), dropped.end());
+  // An exhaustive search plans the same cap in every shard; a seeded one its own range.
+  const bool exhaustive = metrics.contains("exhaustive");
+  out["executions"] = executions;
+  out["steps"] = steps;
+  out["planned_executions"] = exhaustive ? planned_max : planned;
+  out["elapsed_seconds"] = elapsed;
+  out["verdict"] = merged_verdict(verdicts);
+  out["stopped_by"] = merged_stop(reasons);
+  out["violations"] = violations;
+  out["error"] = error;
+  out["metrics"] = metrics;
+  return out;
+}
+
+}  // namespace
+
+json merge_reports(const std::vector<ShardReport>& shards) {
+  if (shards.empty()) refuse("give the shard reports to merge: syncstress merge A.json B.json ...");
+  std::vector<const ShardReport*> by_index;
+  std::uint32_t count = 0;
+  const json settings = run_settings(shards.front().report);
+  const auto revision = shards.front().report.at("context").value("git_revision", std::string());
+  for (const auto& s : shards) {
+    const json& shard_field = s.report.at("config").value("shard", json(nullptr));
+    if (!shard_field.is_string()) {
+      refuse(concat(s.path.string(), " is not a shard report (its run had no --shard)"));
+    }
+    const auto shard = parse_shard(shard_field.get<std::string>());
+    if (!shard)
+      refuse(concat(s.path.string(), ": its shard '", shard_field.dump(), "' is not K/N"));
+    if (count == 0) {
+      count = shard->count;
+      by_index.assign(count, nullptr);
+    }
+    if (shard->count != count) {
+      refuse(concat(s.path.string(), " is a shard of ", std::to_string(shard->count), ", ",
+                    shards.front().path.string(), " of ", std::to_string(count),
+                    ": not the same run"));
+    }
+    if (run_settings(s.report) != settings) {
+      refuse(concat(s.path.string(), " and ", shards.front().path.string(),
+                    " are shards of different runs (their scenarios, primitives, schedule, seed, "
+                    "budgets or --set differ)"));
+    }
+    if (s.report.at("context").value("git_revision", std::string()) != revision) {
+      refuse(concat(s.path.string(), " and ", shards.front().path.string(),
+                    " were made by different revisions of syncstress"));
+    }
+    if (by_index[shard->index] != nullptr) {
+      refuse(concat("shard ", shard->describe(), " is given twice: ",
+                    by_index[shard->index]->path.string(), " and ", s.path.string()));
+    }
+    by_index[shard->index] = &s;
+  }
+  for (std::uint32_t i = 0; i < count; ++i) {
+    if (by_index[i] == nullptr) {
+      refuse(concat("shard ", Shard{i, count}.describe(), " is missing: merge needs all ",
+                    std::to_string(count), " shard reports of the run"));
+    }
+  }
+  const json& first_cells = by_index[0]->report.at("cells");
+  for (const auto* s : by_index) {
+    const json& cells = s->report.at("cells");
+    bool same = cells.size() == first_cells.size();
+    for (std::size_t c = 0; same && c < cells.size(); ++c) {
+      same = cell_name(cells[c]) == cell_name(first_cells[c]);
+    }
+    if (!same) {
+      refuse(concat(s->path.string(), " has other cells than ", by_index[0]->path.string(),
+                    " (a shard interrupted before its last cell?): re-run that shard"));
+    }
+  }
+
+  json out = by_index[0]->report;
+  json cells = json::array();
+  json summary = out.at("summary");
+  for (const char* k :
+       {"pass", "fail", "measured", "inconclusive", "interrupted", "error", "violations"}) {
+    summary[k] = 0;
+  }
+  for (std::size_t c = 0; c < first_cells.size(); ++c) {
+    std::vector<const json*> parts;
+    for (const auto* s : by_index) parts.push_back(&s->report.at("cells")[c]);
+    json cell = merge_cell(parts);
+    const auto verdict = cell.at("verdict").get<std::string>();
+    summary[verdict] = summary.value(verdict, 0) + 1;
+    summary["violations"] = summary["violations"].get<std::size_t>() + cell.at("violations").size();
+    cells.push_back(std::move(cell));
+  }
+  out["cells"] = cells;
+  out["summary"] = summary;
+  json files = json::array();
+  for (const auto* s : by_index) files.push_back(s->path.string());
+  out["config"]["shard"] = nullptr;
+  out["config"]["merged_from"] = files;
+  return out;
+}
+
+}  // namespace syncstress::report

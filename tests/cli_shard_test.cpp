@@ -1,0 +1,196 @@
+// Shards (`run --shard K/N`) and `merge`: N processes cover a search exactly once between them,
+// and the merge of their reports is the report of the unsharded run.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli_harness.hpp"
+
+namespace syncstress::testing {
+namespace {
+
+using nlohmann::json;
+
+json read_json(const std::filesystem::path& path) { return json::parse(read_file(path)); }
+
+/// What must be equal between a merged report and the unsharded one.
+json essentials(const json& report) {
+  json out = json::array();
+  for (const auto& c : report.at("cells")) {
+    json e = {{"primitive", c.at("primitive")},
+              {"scenario", c.at("scenario")},
+              {"executions", c.at("executions")},
+              {"steps", c.at("steps")},
+              {"verdict", c.at("verdict")},
+              {"stopped_by", c.at("stopped_by")},
+              {"violations", c.at("violations").size()},
+              {"search_complete", c.at("metrics").value("search_complete", false)}};
+    if (c.at("metrics").contains("exhaustive")) {
+      const auto& x = c.at("metrics").at("exhaustive");
+      e["executions_pruned"] = x.value("executions_pruned", 0);
+      e["distinct_traces"] = x.value("distinct_traces", 0);
+    }
+    out.push_back(e);
+  }
+  return out;
+}
+
+/// Runs `args` unsharded and as N = 1, 2, 3, 7 shards merged; each merge must equal the
+/// unsharded report in executions, steps, verdicts, violations and coverage.
+void expect_shards_merge_to_whole(const std::vector<std::string>& args, int expected_exit) {
+  TempDir dir;
+  auto whole_args = args;
+  whole_args.insert(whole_args.end(), {"--quiet", "--out", "whole.json"});
+  const auto whole = run_cli(whole_args, dir.path());
+  ASSERT_EQ(whole.exit_code, expected_exit) << whole.err;
+  const json expected = essentials(read_json(dir.path() / "whole.json"));
+  for (const int n : {1, 2, 3, 7}) {
+    std::vector<std::string> merge_args = {"merge", "--quiet", "--out", "merged.json"};
+    std::uint64_t executions_seen = 0;
+    for (int k = 1; k <= n; ++k) {
+      const std::string out = "shard-" + std::to_string(k) + ".json";
+      auto shard_args = args;
+      shard_args.insert(
+          shard_args.end(),
+          {"--quiet", "--shard", std::to_string(k) + "/" + std::to_string(n), "--out", out});
+      const auto shard = run_cli(shard_args, dir.path());
+      ASSERT_TRUE(shard.exit_code == 0 || shard.exit_code == expected_exit) << shard.err;
+      executions_seen += read_json(dir.path() / out).at("cells")[0].at("executions").get<int>();
+      merge_args.push_back(out);
+    }
+    const auto merged = run_cli(merge_args, dir.path());
+    ASSERT_EQ(merged.exit_code, expected_exit) << "N=" << n << ": " << merged.err;
+    const json got = essentials(read_json(dir.path() / "merged.json"));
+    if (expected_exit == 0) {
+      EXPECT_EQ(got, expected) << "N=" << n;
+    } else {
+      // Each shard stops at its own first violation: the verdict is the unsharded one.
+      EXPECT_EQ(got[0]["verdict"], expected[0]["verdict"]) << "N=" << n;
+      EXPECT_GE(got[0]["violations"].get<int>(), 1) << "N=" << n;
+    }
+    EXPECT_GT(executions_seen, 0u);
+  }
+}
+
+TEST(CliShard, ReducedExhaustiveSearchShardsMergeToTheUnshardedSearch) {
+  expect_shards_merge_to_whole(
+      {"run", "--scenario", "mutex-safety", "--primitive", "mutex_part7", "--schedule",
+       "exhaustive", "--set", "actors=2", "--set", "rounds=1", "--executions", "1000000"},
+      0);
+}
+
+TEST(CliShard, PlainExhaustiveSearchShardsMergeToTheUnshardedSearch) {
+  expect_shards_merge_to_whole(
+      {"run", "--scenario", "mutex-safety", "--primitive", "platform_mutex", "--schedule",
+       "exhaustive:preemptions=2,reduction=none", "--set", "actors=2", "--set", "rounds=1",
+       "--executions", "1000000"},
+      0);
+}
+
+TEST(CliShard, SeedRangesOfARandomRunMergeToTheUnshardedRun) {
+  expect_shards_merge_to_whole({"run", "--scenario", "mutex-safety", "--primitive", "ticket_mutex",
+                                "--schedule", "random", "--seed", "5", "--executions", "300"},
+                               0);
+}
+
+TEST(CliShard, AViolationFoundUnshardedIsFoundByTheMergedShards) {
+  expect_shards_merge_to_whole(
+      {"run", "--scenario", "cancellation-during-resume", "--primitive", "mutex_part7",
+       "--schedule", "exhaustive:preemptions=1", "--executions", "1000000"},
+      1);
+}
+
+class CliShardInput : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const auto* shard : {"1/2", "2/2"}) {
+      const std::string out = std::string("s") + shard[0] + ".json";
+      ASSERT_EQ(
+          run_cli({"run", "--scenario", "mutex-safety", "--primitive", "ticket_mutex", "--schedule",
+                   "random", "--executions", "20", "--quiet", "--shard", shard, "--out", out},
+                  dir_.path())
+              .exit_code,
+          0);
+    }
+    ASSERT_EQ(run_cli({"run", "--scenario", "mutex-safety", "--primitive", "ticket_mutex",
+                       "--schedule", "random", "--executions", "21", "--quiet", "--shard", "2/2",
+                       "--out", "other.json"},
+                      dir_.path())
+                  .exit_code,
+              0);
+  }
+  /// Runs merge into out.json; it must refuse with exit 2, saying `why`, and write nothing.
+  void expect_refused(const std::vector<std::string>& reports, const std::string& why) {
+    std::vector<std::string> args = {"merge", "--out", "out.json"};
+    args.insert(args.end(), reports.begin(), reports.end());
+    const auto r = run_cli(args, dir_.path());
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(why), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir_.path() / "out.json"));
+  }
+  TempDir dir_;
+};
+
+TEST_F(CliShardInput, MergeRefusesAMissingShard) { expect_refused({"s1.json"}, "is missing"); }
+
+TEST_F(CliShardInput, MergeRefusesAShardGivenTwice) {
+  expect_refused({"s1.json", "s1.json", "s2.json"}, "given twice");
+}
+
+TEST_F(CliShardInput, MergeRefusesShardsOfDifferentRuns) {
+  expect_refused({"s1.json", "other.json"}, "different runs");
+}
+
+TEST_F(CliShardInput, MergeRefusesAReportThatIsNoShard) {
+  ASSERT_EQ(
+      run_cli({"run", "--scenario", "mutex-safety", "--primitive", "ticket_mutex", "--schedule",
+               "random", "--executions", "20", "--quiet", "--out", "whole.json"},
+              dir_.path())
+          .exit_code,
+      0);
+  expect_refused({"whole.json"}, "not a shard report");
+}
+
+TEST(CliShard, TheShardComesFromTheBatchEnginesEnvironment) {
+  TempDir dir;
+  const std::vector<std::string> run = {
+      "run",        "--scenario", "mutex-safety", "--primitive", "ticket_mutex",
+      "--schedule", "random",     "--executions", "30",          "--quiet",
+      "--out",      "r.json",     "--shard"};
+  auto with = [&](const std::string& shard, const std::vector<std::string>& env) {
+    auto args = run;
+    args.push_back(shard);
+    return run_cli(args, dir.path(), env);
+  };
+  auto shard_of = [&] {
+    return read_json(dir.path() / "r.json").at("config").at("shard").get<std::string>();
+  };
+  ASSERT_EQ(with("auto/3", {"JOB_COMPLETION_INDEX=2"}).exit_code, 0);
+  EXPECT_EQ(shard_of(), "3/3");
+  ASSERT_EQ(
+      with("auto", {"SLURM_ARRAY_TASK_ID=5", "SLURM_ARRAY_TASK_MIN=4", "SLURM_ARRAY_TASK_COUNT=4"})
+          .exit_code,
+      0);
+  EXPECT_EQ(shard_of(), "2/4");
+  EXPECT_EQ(read_json(dir.path() / "r.json").at("cells")[0].at("executions"), 8);  // 8 of 30
+  const auto no_env = with("auto/3", {});
+  EXPECT_EQ(no_env.exit_code, 2);
+  EXPECT_NE(no_env.err.find("JOB_COMPLETION_INDEX"), std::string::npos) << no_env.err;
+  EXPECT_EQ(with("auto", {"JOB_COMPLETION_INDEX=0"}).exit_code, 2);  // N unknown
+  EXPECT_EQ(with("auto/2", {"JOB_COMPLETION_INDEX=2"}).exit_code, 2);
+  for (const auto* bad : {"0/3", "4/3", "3", "1/0", "a/b"}) {
+    const auto r = with(bad, {});
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_NE(r.err.find("--shard"), std::string::npos) << r.err;
+  }
+  const auto stress = run_cli({"run", "--scenario", "mutex-safety", "--schedule", "relacy-bound",
+                               "--shard", "1/2", "--quiet", "--out", "x.json"},
+                              dir.path());
+  EXPECT_EQ(stress.exit_code, 2);
+  EXPECT_NE(stress.err.find("does not split into shards"), std::string::npos) << stress.err;
+}
+
+}  // namespace
+}  // namespace syncstress::testing
