@@ -71,6 +71,10 @@ struct CellResult {
   nlohmann::json metrics = nlohmann::json::object();  ///< family-specific numbers
   std::vector<Violation> violations;
   std::string error;  ///< for Verdict::error: what went wrong in the tool or the primitive
+  /// Where a cell stopped by its time budget or a signal can go on (`run --resume`): for a
+  /// strategy that splits by execution number {"next_execution", "executions_left"}, for an
+  /// exhaustive search {"search": its checkpoint, "executions_left"}; null otherwise.
+  nlohmann::json position;
 };
 
 /// The verdict a cell's search earns from how it stopped: one cut short by its time budget is

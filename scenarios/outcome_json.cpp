@@ -44,7 +44,8 @@ json to_json(const CellResult& cell) {
           {"parameters", cell.parameters},
           {"metrics", cell.metrics.is_object() ? cell.metrics : json::object()},
           {"violations", violations},
-          {"error", cell.error}};
+          {"error", cell.error},
+          {"position", cell.position}};
 }
 
 CellResult cell_result_from_json(const json& in) {
@@ -63,6 +64,7 @@ CellResult cell_result_from_json(const json& in) {
   cell.metrics = in.at("metrics");
   for (const auto& v : in.at("violations")) cell.violations.push_back(violation_from_json(v));
   cell.error = in.at("error").get<std::string>();
+  cell.position = in.value("position", nlohmann::json());
   return cell;
 }
 

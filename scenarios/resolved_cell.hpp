@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 
@@ -62,6 +63,9 @@ struct CellPlan {
   double slowdown = 1;
   /// The part of the cell's work this process does (`--shard K/N`); whole by default.
   Shard shard{};
+  /// A position from an earlier run's report (CellResult::position): continue from there
+  /// instead of starting; null to start.
+  nlohmann::json resume{};
 };
 
 }  // namespace syncstress::scenarios

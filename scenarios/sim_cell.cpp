@@ -61,7 +61,29 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
                         ExecutionWatch& watch) {
   CellResult out = cell.identity();
   const auto inner = strategy.make(plan.seed, plan.shard, plan.executions);
-  const std::uint64_t planned = strategy.shard_executions(plan.shard, plan.executions);
+  std::uint64_t planned = strategy.shard_executions(plan.shard, plan.executions);
+  auto* reduced = dynamic_cast<DporStrategy*>(inner.get());
+  auto* plain = dynamic_cast<ExhaustiveStrategy*>(inner.get());
+  // The run's number of the next execution (strategies that split by execution number).
+  std::uint64_t next_execution =
+      strategy.splits_by_prefix() ? 0 : plan.shard.range(plan.executions).first;
+  // A resumed search's counts so far: the report of the earlier run has them already.
+  std::uint64_t pruned_before = 0, traces_before = 0;
+  if (!plan.resume.is_null()) {
+    // Where an earlier run stopped (CellResult::position); the CLI checked its shape.
+    planned = plan.resume.at("executions_left").get<std::uint64_t>();
+    if (plan.resume.contains("search")) {
+      if (reduced != nullptr) {
+        reduced->resume(plan.resume.at("search"));
+        pruned_before = reduced->executions_pruned();
+        traces_before = reduced->distinct_traces();
+      }
+      if (plain != nullptr) plain->resume(plan.resume.at("search"));
+    } else {
+      next_execution = plan.resume.at("next_execution").get<std::uint64_t>();
+      inner->start_at(next_execution);
+    }
+  }
   RecordingStrategy recorder(*inner);
   // The cell's strategy as given (a portfolio names itself, not its first member).
   out.schedule = describe(StrategySpec{strategy});
@@ -86,8 +108,6 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
   out.planned_executions = planned;
   out.stopped_by = StopReason::executions;
   // On a terminal, an exhaustive search shows how far it has got (others are short enough).
-  const auto* reduced = dynamic_cast<const DporStrategy*>(inner.get());
-  const auto* plain = dynamic_cast<const ExhaustiveStrategy*>(inner.get());
   ProgressLine progress(std::string(cell.primitive->name) + " " + cell.preset.name);
   while (out.executions < planned) {
     if ((reduced != nullptr || plain != nullptr) && progress.due(elapsed())) {
@@ -161,16 +181,28 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
   }
   watch.in_flight(nullptr);
   out.elapsed_seconds = elapsed();
+  if (out.stopped_by == StopReason::time_budget || out.stopped_by == StopReason::interrupted) {
+    // Where `run --resume` goes on: the search's checkpoint, or the next execution's number.
+    out.position = {{"executions_left", planned - out.executions}};
+    if (reduced != nullptr) {
+      out.position["search"] = reduced->checkpoint();
+    } else if (plain != nullptr) {
+      out.position["search"] = plain->checkpoint();
+    } else {
+      out.position["next_execution"] = next_execution + out.executions;
+    }
+  }
   out.metrics = metrics.to_json();
   // Only a complete search makes a pass a proof (for its bounds); say which it was.
   out.metrics["search_complete"] = search_complete;
   if (reduced != nullptr) {
     // What the reduction did: executions it ended as redundant, and the classes of equivalent
     // schedules (Mazurkiewicz traces) the executions that ran to their end belonged to.
-    out.metrics["exhaustive"] = {{"reduction", "dpor"},
-                                 {"executions_pruned", reduced->executions_pruned()},
-                                 {"distinct_traces", reduced->distinct_traces()},
-                                 {"distinct_traces_capped", reduced->traces_capped()}};
+    out.metrics["exhaustive"] = {
+        {"reduction", "dpor"},
+        {"executions_pruned", reduced->executions_pruned() - pruned_before},
+        {"distinct_traces", reduced->distinct_traces() - traces_before},
+        {"distinct_traces_capped", reduced->traces_capped()}};
   } else if (plain != nullptr) {
     out.metrics["exhaustive"] = {{"reduction", "none"}};
   }

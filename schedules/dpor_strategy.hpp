@@ -33,6 +33,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <unordered_set>
@@ -71,7 +72,7 @@ class DporStrategy final : public Strategy {
   std::uint64_t executions_pruned() const { return pruned_; }
   /// Distinct Mazurkiewicz traces among the executions that ran to their end (capped at
   /// kTraceCap; see traces_capped()).
-  std::uint64_t distinct_traces() const { return traces_.size(); }
+  std::uint64_t distinct_traces() const { return traces_before_ + traces_.size(); }
   bool traces_capped() const { return traces_capped_; }
   /// True once new_execution() has returned false.
   bool complete() const { return complete_; }
@@ -79,6 +80,14 @@ class DporStrategy final : public Strategy {
   std::uint64_t depth() const { return path_.size(); }
 
   static constexpr std::size_t kTraceCap = std::size_t{1} << 22;
+
+  /// The position reached, between two executions: the path of the last one with every
+  /// node's sets, and that execution's steps, which the next one analyses first
+  /// (schedules/search_checkpoint.cpp). The classes seen so far are kept as a count.
+  nlohmann::json checkpoint() const;
+  /// Continues from a checkpoint of the same search (same program, bound and shard), as if
+  /// this strategy had run up to it. Throws std::invalid_argument for one that does not parse.
+  void resume(const nlohmann::json& position);
 
  private:
   struct Sleeper {
@@ -140,6 +149,7 @@ class DporStrategy final : public Strategy {
   std::int64_t choosing_node_ = -1;        // the thread node that chose the step under way
   std::uint64_t data_hash_ = 0;            // data answers of the step under way
   std::unordered_set<std::uint64_t> traces_;
+  std::uint64_t traces_before_ = 0;  // classes counted before a resume
   bool traces_capped_ = false;
 };
 

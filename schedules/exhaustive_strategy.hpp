@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
 
@@ -54,6 +55,13 @@ class ExhaustiveStrategy final : public Strategy {
   bool complete() const { return complete_; }
   /// Choices on the current path (the search's depth), for a progress line.
   std::uint64_t depth() const { return path_.size(); }
+
+  /// The position reached, between two executions: the path of the last one, from which the
+  /// next backtracks (schedules/search_checkpoint.cpp).
+  nlohmann::json checkpoint() const;
+  /// Continues from a checkpoint of the same search (same program, bound and shard), as if
+  /// this strategy had run up to it. Throws std::invalid_argument for one that does not parse.
+  void resume(const nlohmann::json& position);
 
  private:
   struct Node {

@@ -32,6 +32,7 @@ class MergeCommand final : public Command {
   int execute(const Invocation& invocation) override {
     report::check_writable("--out", out_);
     std::vector<report::ShardReport> shards;
+    shards.reserve(reports_.size());
     for (const auto& path : reports_) shards.push_back({path, report::read_report(path)});
     const auto merged = report::merge_reports(shards);
     report::write_report(out_, merged);

@@ -3,7 +3,10 @@
 #include <csignal>
 #include <filesystem>
 #include <limits>
+#include <map>
+#include <optional>
 #include <ostream>
+#include <utility>
 
 #include "cli/commands.hpp"
 #include "cli/numbers.hpp"
@@ -11,6 +14,7 @@
 #include "cli/schedule_names.hpp"
 #include "cli/shard_flag.hpp"
 #include "report/atomic_file.hpp"
+#include "report/merge.hpp"
 #include "report/report.hpp"
 #include "scenarios/preset_files.hpp"
 #include "supervise/matrix.hpp"
@@ -84,6 +88,16 @@ class RunCommand final : public Command {
     sub_->add_option("--out", out_,
                      "Report file (default: results/runs/<UTC time>-<scenario>.json)")
         ->type_name("FILE");
+    auto* resume =
+        sub_->add_option("--resume", resume_,
+                         "Go on with a run stopped by its time budget or a signal, from the "
+                         "positions in its report: the same cells, settings and shard "
+                         "(--time-budget may change); the new report holds the run as a whole")
+            ->type_name("REPORT.json");
+    for (const char* other : {"--scenario", "--preset", "--all", "--primitive", "--schedule",
+                              "--seed", "--executions", "--soak", "--set", "--shard"}) {
+      resume->excludes(sub_->get_option(other));
+    }
     auto* quiet = sub_->add_flag("--quiet,-q", quiet_, "Print nothing but errors");
     auto* verbose = sub_->add_flag("--verbose,-v", verbose_,
                                    "Also print every violation's trace and replay command");
@@ -97,12 +111,16 @@ class RunCommand final : public Command {
   CLI::App* subcommand() const override { return sub_; }
 
   int execute(const Invocation& invocation) override {
-    const auto [config, description] = validate();
+    std::optional<nlohmann::json> earlier;
+    if (!resume_.empty()) earlier = take_settings_from(resume_);
+    auto [config, description] = validate();
+    if (earlier) config.resume = positions_of(*earlier);
     // From here on Ctrl-C stops the run and still writes its report (util/interrupt.hpp).
     interrupt::install();
     const RunOutcome outcome = supervise::run_matrix(config);
-    const auto report =
+    auto report =
         report::build_report(report::current_context(invocation.argv), description, outcome);
+    if (earlier) continue_report(*earlier, report);
     const auto& out = description.out;
     if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
     report::write_report(out, report);
@@ -111,10 +129,137 @@ class RunCommand final : public Command {
       if (config.verbosity == Verbosity::verbose) print_violations(invocation.out, report);
       invocation.out << "report: " << out.string() << '\n';
     }
+    if (earlier) return exit_code_of(invocation, report);
     return exit_code(invocation, outcome);
   }
 
  private:
+  /// --resume: reads the earlier report and sets this command's flags to its run's, as if
+  /// they had been given (--time-budget and --out excepted when given). Returns the report.
+  nlohmann::json take_settings_from(const std::string& path) {
+    auto earlier = report::read_report(path);
+    const auto& c = earlier.at("config");
+    try {
+      const auto scenarios = c.at("scenarios").get<std::vector<std::string>>();
+      if (!c.at("preset_file").is_null()) {
+        preset_ = c.at("preset_file").get<std::string>();
+      } else if (scenarios.size() == 1) {
+        scenario_ = scenarios.front();
+      } else {
+        all_ = true;
+      }
+      primitives_ = c.at("primitives").get<std::vector<std::string>>();
+      if (!c.at("schedule").is_null()) schedule_ = c.at("schedule").get<std::string>();
+      if (!c.at("seed").is_null()) seed_ = std::to_string(c.at("seed").get<std::uint64_t>());
+      if (!c.at("executions").is_null()) {
+        executions_ = std::to_string(c.at("executions").get<std::uint64_t>());
+      }
+      if (time_budget_.empty() && !c.at("time_budget_seconds").is_null()) {
+        time_budget_ = std::to_string(c.at("time_budget_seconds").get<double>());
+      }
+      soak_ = c.at("soak").get<bool>();
+      for (const auto& [k, v] : c.at("overrides").items()) {
+        sets_.push_back(concat(k, "=", v.get<std::string>()));
+      }
+      if (c.contains("shard") && !c.at("shard").is_null())
+        shard_ = c.at("shard").get<std::string>();
+      if (c.contains("merged_from")) {
+        throw UsageError(concat("--resume ", path,
+                                ": a merged report; resume each shard's report, then merge them"));
+      }
+    } catch (const nlohmann::json::exception& e) {
+      throw UsageError(
+          concat("--resume ", path, ": its config block is not as run writes it (", e.what(), ")"));
+    }
+    for (const auto& cell : earlier.at("cells")) check_position(path, cell);
+    return earlier;
+  }
+
+  /// A cell's position must have the shape sim_cell and the Relacy backend read.
+  static void check_position(const std::string& path, const nlohmann::json& cell) {
+    const auto& p = cell.value("position", nlohmann::json());
+    if (p.is_null()) return;
+    const bool ok =
+        p.is_object() && p.contains("executions_left") &&
+        p.at("executions_left").is_number_unsigned() &&
+        ((p.contains("next_execution") && p.at("next_execution").is_number_unsigned()) ||
+         (p.contains("search") && p.at("search").is_object()));
+    if (!ok) {
+      throw UsageError(concat("--resume ", path, ": the position of cell ",
+                              cell.at("primitive").get<std::string>(), " x ",
+                              cell.at("scenario").get<std::string>(),
+                              " is malformed (executions_left with next_execution or search)"));
+    }
+  }
+
+  static std::pair<std::string, std::string> key_of(const nlohmann::json& cell) {
+    return {cell.at("primitive").get<std::string>(), cell.at("scenario").get<std::string>()};
+  }
+
+  /// What each earlier cell asks of the continuation: go on from its position, nothing (it
+  /// finished), or not listed (stopped with no position: it runs again from its start).
+  static std::map<std::pair<std::string, std::string>, nlohmann::json> positions_of(
+      const nlohmann::json& earlier) {
+    std::map<std::pair<std::string, std::string>, nlohmann::json> out;
+    for (const auto& cell : earlier.at("cells")) {
+      const auto& position = cell.value("position", nlohmann::json());
+      const auto stopped = cell.at("stopped_by").get<std::string>();
+      if (!position.is_null()) {
+        out[key_of(cell)] = position;
+      } else if (stopped != "interrupted" &&
+                 (stopped != "time_budget" ||
+                  cell.value("metrics", nlohmann::json::object()).contains("stress"))) {
+        out[key_of(cell)] = nullptr;
+      }
+    }
+    return out;
+  }
+
+  /// The continuation's report as the report of the whole run: each earlier cell with a
+  /// position joined with its continuation, each finished one as it was, each that ran again
+  /// replaced, then cells the earlier run never reached.
+  void continue_report(const nlohmann::json& earlier, nlohmann::json& report) const {
+    std::map<std::pair<std::string, std::string>, nlohmann::json> fresh;
+    for (const auto& cell : report.at("cells")) fresh[key_of(cell)] = cell;
+    nlohmann::json cells = nlohmann::json::array();
+    for (const auto& cell : earlier.at("cells")) {
+      const auto it = fresh.find(key_of(cell));
+      if (it == fresh.end()) {
+        cells.push_back(cell);
+        continue;
+      }
+      const bool went_on = !cell.value("position", nlohmann::json()).is_null();
+      cells.push_back(went_on ? report::continue_cell(cell, it->second) : it->second);
+      fresh.erase(it);
+    }
+    for (const auto& cell : report.at("cells")) {
+      if (fresh.count(key_of(cell)) != 0) cells.push_back(cell);
+    }
+    report["cells"] = cells;
+    report["config"]["resumed_from"] = resume_;
+    report::recount_summary(report);
+  }
+
+  /// The exit code of a resumed run, from the whole run's report.
+  static int exit_code_of(const Invocation& invocation, const nlohmann::json& report) {
+    const auto& s = report.at("summary");
+    const auto& by = s.value("interrupted_by", nlohmann::json());
+    if (by.is_string()) {
+      invocation.err << "syncstress: interrupted by " << by.get<std::string>()
+                     << "; the report holds the position reached: run --resume it again\n";
+      return 128 + (by == "SIGINT" ? SIGINT : SIGTERM);
+    }
+    if (s.value("fail", 0) != 0) return kExitViolation;
+    if (s.value("error", 0) != 0) return kExitInternal;
+    if (s.value("inconclusive", 0) != 0) {
+      invocation.err << "syncstress: " << s.value("inconclusive", 0)
+                     << " cell(s) inconclusive: the time budget ended them again; run --resume "
+                        "the new report to go on\n";
+      return kExitInconclusive;
+    }
+    return kExitOk;
+  }
+
   /// What to run, resolved, and how the report records the request.
   struct Validated {
     RunConfig config;
@@ -243,6 +388,7 @@ class RunCommand final : public Command {
   std::vector<std::string> sets_;
   std::string out_;
   std::string shard_;
+  std::string resume_;
   bool soak_ = false;
   bool quiet_ = false;
   bool verbose_ = false;

@@ -16,11 +16,12 @@ using json = nlohmann::json;
 
 [[noreturn]] void refuse(const std::string& what) { throw UsageError(concat("merge: ", what)); }
 
-/// The run settings every shard must share: the config without where it went and which shard.
+/// The run settings every shard must share: the config without where it went, which shard,
+/// and how long each part could take (a shard resumed with another --time-budget still covers
+/// its part of the same search).
 json run_settings(const json& report) {
   json config = report.at("config");
-  config.erase("out");
-  config.erase("shard");
+  for (const char* key : {"out", "shard", "time_budget_seconds", "resumed_from"}) config.erase(key);
   return config;
 }
 
@@ -42,12 +43,14 @@ bool not_additive(const std::string& key) {
 /// larger, flags combine; what cannot be combined goes to `dropped`.
 void merge_metric(const std::string& key, json& into, const json& from,
                   std::set<std::string>& dropped) {
+  if (not_additive(key)) {
+    dropped.insert(key);
+    return;
+  }
   if (key == "search_complete") {
     into = into.get<bool>() && from.get<bool>();
   } else if (key == "distinct_traces_capped") {
     into = into.get<bool>() || from.get<bool>();
-  } else if (not_additive(key)) {
-    dropped.insert(key);
   } else if (into.is_object() && from.is_object()) {
     for (const auto& [k, v] : from.items()) {
       if (!into.contains(k)) {
@@ -97,6 +100,8 @@ std::string merged_verdict(const std::vector<std::string>& verdicts) {
   return "pass";
 }
 
+json add_metrics(json into, const json& from);
+
 json merge_cell(const std::vector<const json*>& parts) {
   json out = *parts.front();
   std::uint64_t executions = 0, planned = 0, planned_max = 0, steps = 0;
@@ -117,20 +122,9 @@ json merge_cell(const std::vector<const json*>& parts) {
     if (!e.empty() && error.empty()) error = e;
   }
   json metrics = out.value("metrics", json::object());
-  std::set<std::string> dropped;
   for (std::size_t i = 1; i < parts.size(); ++i) {
-    const json& more = parts[i]->value("metrics", json::object());
-    for (const auto& [k, v] : more.items()) {
-      if (!metrics.contains(k)) {
-        metrics[k] = v;
-      } else {
-        merge_metric(k, metrics[k], v, dropped);
-      }
-    }
+    metrics = add_metrics(std::move(metrics), parts[i]->value("metrics", json::object()));
   }
-  erase_keys(metrics, dropped);
-  if (!dropped.empty())
-    metrics["not_merged"] = std::vector<std::string>(dropped.begin(), dropped.end());
   // An exhaustive search plans the same cap in every shard; a seeded one its own range.
   const bool exhaustive = metrics.contains("exhaustive");
   out["executions"] = executions;
@@ -142,10 +136,81 @@ json merge_cell(const std::vector<const json*>& parts) {
   out["violations"] = violations;
   out["error"] = error;
   out["metrics"] = metrics;
+  // Each shard stopped at its own position: resume the shard reports, then merge them.
+  out["position"] = nullptr;
   return out;
 }
 
+/// `into` plus `from`'s metrics, with what cannot be added up left out and named.
+json add_metrics(json into, const json& from) {
+  std::set<std::string> dropped;
+  for (const json* m : std::initializer_list<const json*>{&into, &from}) {
+    if (!m->contains("not_merged")) continue;
+    for (const auto& k : m->at("not_merged")) dropped.insert(k.get<std::string>());
+  }
+  for (const auto& [k, v] : from.items()) {
+    if (k == "not_merged") continue;
+    if (!into.contains(k)) {
+      into[k] = v;
+    } else {
+      merge_metric(k, into[k], v, dropped);
+    }
+  }
+  erase_keys(into, dropped);
+  into.erase("not_merged");
+  if (!dropped.empty()) {
+    into["not_merged"] = std::vector<std::string>(dropped.begin(), dropped.end());
+  }
+  return into;
+}
+
 }  // namespace
+
+void recount_summary(json& report) {
+  json& summary = report["summary"];
+  for (const char* k :
+       {"pass", "fail", "measured", "inconclusive", "interrupted", "error", "violations"}) {
+    summary[k] = 0;
+  }
+  for (const auto& cell : report.at("cells")) {
+    const auto verdict = cell.at("verdict").get<std::string>();
+    summary[verdict] = summary.value(verdict, 0) + 1;
+    summary["violations"] = summary["violations"].get<std::size_t>() + cell.at("violations").size();
+  }
+  summary["cells"] = report.at("cells").size();
+  summary["cells_planned"] =
+      std::max(summary.value("cells_planned", std::size_t{0}), report.at("cells").size());
+}
+
+json continue_cell(const json& before, const json& after) {
+  json out = after;
+  out["executions"] =
+      before.at("executions").get<std::uint64_t>() + after.at("executions").get<std::uint64_t>();
+  out["steps"] = before.value("steps", std::uint64_t{0}) + after.value("steps", std::uint64_t{0});
+  out["planned_executions"] = before.at("planned_executions");
+  out["elapsed_seconds"] =
+      before.value("elapsed_seconds", 0.0) + after.value("elapsed_seconds", 0.0);
+  const auto v_before = before.at("verdict").get<std::string>();
+  const auto v_after = after.at("verdict").get<std::string>();
+  if (v_before == "measured" && (v_after == "pass" || v_after == "measured" ||
+                                 v_after == "inconclusive" || v_after == "interrupted")) {
+    out["verdict"] = v_after == "pass" ? "measured" : v_after;
+  }
+  json violations = before.at("violations");
+  // A measured cell keeps its first evidence only; a failure adds its own.
+  if (v_after == "fail" || violations.empty()) {
+    for (const auto& v : after.at("violations")) violations.push_back(v);
+  }
+  out["violations"] = violations;
+  json metrics =
+      add_metrics(before.value("metrics", json::object()), after.value("metrics", json::object()));
+  // How far the search got is the continuation's to say.
+  if (after.contains("metrics") && after["metrics"].contains("search_complete")) {
+    metrics["search_complete"] = after["metrics"]["search_complete"];
+  }
+  out["metrics"] = metrics;
+  return out;
+}
 
 json merge_reports(const std::vector<ShardReport>& shards) {
   if (shards.empty()) refuse("give the shard reports to merge: syncstress merge A.json B.json ...");
@@ -206,22 +271,14 @@ json merge_reports(const std::vector<ShardReport>& shards) {
 
   json out = by_index[0]->report;
   json cells = json::array();
-  json summary = out.at("summary");
-  for (const char* k :
-       {"pass", "fail", "measured", "inconclusive", "interrupted", "error", "violations"}) {
-    summary[k] = 0;
-  }
   for (std::size_t c = 0; c < first_cells.size(); ++c) {
     std::vector<const json*> parts;
+    parts.reserve(by_index.size());
     for (const auto* s : by_index) parts.push_back(&s->report.at("cells")[c]);
-    json cell = merge_cell(parts);
-    const auto verdict = cell.at("verdict").get<std::string>();
-    summary[verdict] = summary.value(verdict, 0) + 1;
-    summary["violations"] = summary["violations"].get<std::size_t>() + cell.at("violations").size();
-    cells.push_back(std::move(cell));
+    cells.push_back(merge_cell(parts));
   }
   out["cells"] = cells;
-  out["summary"] = summary;
+  recount_summary(out);
   json files = json::array();
   for (const auto* s : by_index) files.push_back(s->path.string());
   out["config"]["shard"] = nullptr;

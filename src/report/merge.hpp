@@ -1,6 +1,7 @@
-// `syncstress merge`: the shard reports of one run (`run --shard K/N`, K = 1..N) combined into
-// the report the unsharded run would have written: executions, steps and coverage added up, the
-// violations of every shard, a search complete when every shard's part of it is.
+// Reports combined: `syncstress merge` makes the shard reports of one run (`run --shard K/N`,
+// K = 1..N) the report the unsharded run would have written (executions, steps and coverage
+// added up, the violations of every shard, a search complete when every shard's part of it is);
+// `run --resume` makes a stopped cell and its continuation one cell.
 #pragma once
 
 #include <filesystem>
@@ -22,5 +23,14 @@ struct ShardReport {
 /// a metric that cannot be added up (percentiles, fairness indices) is left out of a merged
 /// cell and named in its metrics' "not_merged".
 nlohmann::json merge_reports(const std::vector<ShardReport>& shards);
+
+/// A cell of a resumed run (`run --resume`): `before`, stopped by its time budget or a signal
+/// with a position, and `after`, its continuation from there, as one cell: counts added up as
+/// merge does, the continuation's verdict (a failure or a measured property of either part
+/// wins), stop, coverage and position, the violations of both.
+nlohmann::json continue_cell(const nlohmann::json& before, const nlohmann::json& after);
+
+/// Recounts a report's summary (verdicts and violations) from its cells.
+void recount_summary(nlohmann::json& report);
 
 }  // namespace syncstress::report

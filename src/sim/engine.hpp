@@ -297,8 +297,8 @@ class Engine {
     accesses_.push_back(Access{object_id(obj) + (std::uint64_t{1} << 62), true});
   }
   /// A stable name for `obj`: (creating thread, creation order) for an object created in this
-  /// execution, else its address (an object that outlives executions keeps it).
-  std::uint64_t object_id(const void* obj) const;
+  /// execution; one made otherwise is named so when a step first touches it (names.cpp).
+  std::uint64_t object_id(const void* obj);
   /// Gives an object created now by the current thread its stable name.
   void name_new_object(const void* obj);
   void no_runnable();

@@ -45,9 +45,14 @@ void Engine::name_new_object(const void* obj) {
   ids_[obj] = (std::uint64_t{1} << 63) | (creator << 32) | nth;
 }
 
-std::uint64_t Engine::object_id(const void* obj) const {
+std::uint64_t Engine::object_id(const void* obj) {
   if (auto it = ids_.find(obj); it != ids_.end()) return it->second;
-  return reinterpret_cast<std::uintptr_t>(obj);
+  // Made before the execution or not by the platform (the harness's counters, a cell's data):
+  // named when first touched, as if the touching thread made it then. Its address would do
+  // within one execution, but not across executions that put it elsewhere, nor across processes
+  // (a search resumed from a checkpoint compares steps recorded by another process).
+  name_new_object(obj);
+  return ids_.at(obj);
 }
 
 std::string Engine::name_of(Kind kind, const void* obj) {

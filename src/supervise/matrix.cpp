@@ -165,6 +165,7 @@ RunOutcome run_matrix(const RunConfig& config) {
     check_shardable(strategy, config);
     const Backend& backend = backend_for(strategy);
     const std::size_t planned_before = planned.size();
+    std::size_t finished_before = 0;  // --resume: cells the earlier run finished
     check_relacy_iterations(strategy, plan_of(preset, config, strategy));
     for (const auto* primitive : primitives_for(preset, named)) {
       if (!backend.runs(*primitive, preset.family)) {
@@ -176,12 +177,21 @@ RunOutcome run_matrix(const RunConfig& config) {
         }
         continue;
       }
+      auto plan = plan_of(preset, config, strategy);
+      if (!config.resume.empty()) {
+        const auto it = config.resume.find({std::string(primitive->name), preset.name});
+        if (it != config.resume.end() && it->second.is_null()) {
+          ++finished_before;
+          continue;
+        }
+        if (it != config.resume.end()) plan.resume = it->second;
+      }
       planned.push_back({scenarios::make_cell(preset, *primitive, config.overrides), strategy,
-                         &backend, plan_of(preset, config, strategy)});
+                         &backend, std::move(plan)});
     }
     if (planned.size() == planned_before) {
       // --all leaves out what does not run here; one scenario asked for says where it runs.
-      if (!each_named_must_fit) continue;
+      if (!each_named_must_fit || finished_before != 0) continue;
       throw UsageError(concat("scenario '", preset.name, "' does not run on ", backend.platform(),
                               ": no primitive runs its ", to_string(preset.family),
                               " family there (see ", backend.catalogue(),
@@ -200,7 +210,7 @@ RunOutcome run_matrix(const RunConfig& config) {
                  schedules_for(preset, backend)));
     }
   }
-  if (planned.empty()) {
+  if (planned.empty() && config.resume.empty()) {
     throw UsageError("no primitive fits the requested scenario(s); see `syncstress list`");
   }
   RunOutcome outcome;

@@ -26,10 +26,14 @@ relacy::CellSpec relacy_spec(const scenarios::Cell& cell, const RelacySearch& se
 relacy::CellSpec planned_spec(const scenarios::Cell& cell, const StrategySpec& strategy,
                               const scenarios::CellPlan& plan) {
   auto spec = relacy_spec(cell, std::get<RelacySearch>(strategy));
-  // A shard runs its range of the iterations (schedules/shard.hpp).
+  // A shard runs its range of the iterations (schedules/shard.hpp); a resumed cell the rest.
   const auto [first, end] = plan.shard.range(plan.executions);
   spec.start = plan.seed + first;
   spec.iterations = end - first;
+  if (!plan.resume.is_null()) {
+    spec.start = plan.seed + plan.resume.at("next_execution").get<std::uint64_t>();
+    spec.iterations = plan.resume.at("executions_left").get<std::uint64_t>();
+  }
   // The child stops itself at the budget, as an iteration begins; the deadline after which it
   // is killed is only the backstop.
   spec.time_budget_seconds = plan.time_budget_seconds;
@@ -58,7 +62,15 @@ class RelacyBackend final : public Backend {
   /// A broken property the primitive does not claim makes the cell measured, as on sim.
   CellResult run(const scenarios::Cell& cell, const StrategySpec& strategy,
                  const scenarios::CellPlan& plan) const override {
-    auto out = relacy::run_cell(planned_spec(cell, strategy, plan));
+    const auto spec = planned_spec(cell, strategy, plan);
+    auto out = relacy::run_cell(spec);
+    const auto& search = std::get<RelacySearch>(strategy);
+    if (search.scheduler == "random" &&
+        (out.stopped_by == StopReason::time_budget || out.stopped_by == StopReason::interrupted)) {
+      // Where `run --resume` goes on: the next iteration, numbered from the seed.
+      out.position = {{"next_execution", spec.start - plan.seed + out.executions},
+                      {"executions_left", spec.iterations - out.executions}};
+    }
     const CellResult identity = cell.identity();
     out.primitive = identity.primitive;
     out.scenario = identity.scenario;

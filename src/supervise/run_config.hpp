@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,10 @@ struct RunConfig {
   std::map<std::string, std::string> overrides;
   /// --shard K/N: this process's part of every cell's work.
   Shard shard;
+  /// --resume: the cells of the earlier run by (primitive, scenario). A cell with a position
+  /// goes on from it; one with null was finished and is not run again; a cell not listed
+  /// (the earlier run was interrupted before it) runs from its start.
+  std::map<std::pair<std::string, std::string>, nlohmann::json> resume;
   Verbosity verbosity = Verbosity::normal;
 };
 

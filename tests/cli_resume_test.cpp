@@ -1,0 +1,142 @@
+// Checkpoints from the CLI: a run stopped by its time budget writes each cell's position, and
+// `run --resume REPORT` goes on from there until the search is done; the resumed report then
+// counts what one uninterrupted run counts, for whole runs and for shards merged afterwards.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli_harness.hpp"
+
+namespace syncstress::testing {
+namespace {
+
+using nlohmann::json;
+
+json read_json(const std::filesystem::path& path) { return json::parse(read_file(path)); }
+
+/// What a resumed run must count as the uninterrupted one does.
+json essentials(const json& cell) {
+  json e = {{"executions", cell.at("executions")},
+            {"steps", cell.at("steps")},
+            {"verdict", cell.at("verdict")},
+            {"stopped_by", cell.at("stopped_by")},
+            {"violations", cell.at("violations").size()},
+            {"search_complete", cell.at("metrics").value("search_complete", false)}};
+  if (cell.at("metrics").contains("exhaustive")) {
+    const auto& x = cell.at("metrics").at("exhaustive");
+    e["executions_pruned"] = x.value("executions_pruned", 0);
+    e["distinct_traces"] = x.value("distinct_traces", 0);
+  }
+  return e;
+}
+
+/// Runs `args` with a time budget too small to finish, then resumes the report until a cell
+/// has no position left. Returns the last report's name; `resumes` counts the continuations.
+std::string run_until_done(const TempDir& dir, std::vector<std::string> args,
+                           const std::string& name, int* resumes) {
+  args.insert(args.end(), {"--time-budget", "0.001", "--quiet", "--out", name + "-0.json"});
+  const auto first = run_cli(args, dir.path());
+  EXPECT_TRUE(first.exit_code == 4 || first.exit_code == 0) << first.err;
+  std::string last = name + "-0.json";
+  *resumes = 0;
+  while (!read_json(dir.path() / last).at("cells")[0].value("position", json()).is_null()) {
+    const std::string next = name + "-" + std::to_string(++*resumes) + ".json";
+    const auto r = run_cli(
+        {"run", "--resume", last, "--time-budget", "0.002", "--quiet", "--out", next}, dir.path());
+    EXPECT_TRUE(r.exit_code == 4 || r.exit_code == 0) << r.err;
+    if (r.exit_code != 4 && r.exit_code != 0) break;
+    last = next;
+    if (*resumes > 2000) {
+      ADD_FAILURE() << "no end after 2000 resumes";
+      break;
+    }
+  }
+  return last;
+}
+
+void expect_resumed_equals_whole(const std::vector<std::string>& args) {
+  TempDir dir;
+  auto whole_args = args;
+  whole_args.insert(whole_args.end(), {"--quiet", "--out", "whole.json"});
+  ASSERT_EQ(run_cli(whole_args, dir.path()).exit_code, 0);
+  int resumes = 0;
+  const auto last = run_until_done(dir, args, "piece", &resumes);
+  EXPECT_GT(resumes, 0) << "the first run finished: nothing was resumed";
+  const json whole = read_json(dir.path() / "whole.json");
+  const json resumed = read_json(dir.path() / last);
+  EXPECT_EQ(essentials(resumed.at("cells")[0]), essentials(whole.at("cells")[0]));
+  EXPECT_EQ(resumed.at("summary").at("pass"), 1);
+  EXPECT_FALSE(resumed.at("config").at("resumed_from").get<std::string>().empty());
+}
+
+TEST(CliResume, AReducedSearchStoppedByItsTimeBudgetResumesToTheUninterruptedTotals) {
+  expect_resumed_equals_whole({"run", "--scenario", "mutex-safety", "--primitive", "mutex_part7",
+                               "--schedule", "exhaustive", "--set", "actors=2", "--set", "rounds=1",
+                               "--executions", "1000000"});
+}
+
+TEST(CliResume, APlainSearchStoppedByItsTimeBudgetResumesToTheUninterruptedTotals) {
+  expect_resumed_equals_whole({"run", "--scenario", "mutex-safety", "--primitive", "platform_mutex",
+                               "--schedule", "exhaustive:preemptions=3,reduction=none", "--set",
+                               "actors=2", "--set", "rounds=1", "--executions", "1000000"});
+}
+
+TEST(CliResume, ARandomRunStoppedByItsTimeBudgetResumesAtItsNextSeed) {
+  expect_resumed_equals_whole({"run", "--scenario", "mutex-safety", "--primitive", "ticket_mutex",
+                               "--schedule", "random", "--seed", "3", "--executions", "400"});
+}
+
+TEST(CliResume, ResumedShardsMergeToTheUninterruptedUnshardedSearch) {
+  TempDir dir;
+  const std::vector<std::string> args = {
+      "run",        "--scenario",   "mutex-safety", "--primitive", "mutex_part7",
+      "--schedule", "exhaustive",   "--set",        "actors=2",    "--set",
+      "rounds=1",   "--executions", "1000000"};
+  auto whole_args = args;
+  whole_args.insert(whole_args.end(), {"--quiet", "--out", "whole.json"});
+  ASSERT_EQ(run_cli(whole_args, dir.path()).exit_code, 0);
+  std::vector<std::string> merge = {"merge", "--quiet", "--out", "merged.json"};
+  for (const auto* shard : {"1/2", "2/2"}) {
+    auto shard_args = args;
+    shard_args.insert(shard_args.end(), {"--shard", shard});
+    int resumes = 0;
+    merge.push_back(run_until_done(dir, shard_args, std::string("shard") + shard[0], &resumes));
+  }
+  ASSERT_EQ(run_cli(merge, dir.path()).exit_code, 0);
+  EXPECT_EQ(essentials(read_json(dir.path() / "merged.json").at("cells")[0]),
+            essentials(read_json(dir.path() / "whole.json").at("cells")[0]));
+}
+
+TEST(CliResume, ResumeRefusesWhatItCannotGoOnFrom) {
+  TempDir dir;
+  for (const auto* shard : {"1/2", "2/2"}) {
+    ASSERT_EQ(run_cli({"run", "--scenario", "mutex-safety", "--primitive", "ticket_mutex",
+                       "--schedule", "random", "--executions", "20", "--quiet", "--shard", shard,
+                       "--out", std::string("s") + shard[0] + ".json"},
+                      dir.path())
+                  .exit_code,
+              0);
+  }
+  ASSERT_EQ(
+      run_cli({"merge", "s1.json", "s2.json", "--quiet", "--out", "m.json"}, dir.path()).exit_code,
+      0);
+  auto refused = [&](const std::vector<std::string>& args, const std::string& why) {
+    const auto r = run_cli(args, dir.path());
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(why), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "out.json"));
+  };
+  refused({"run", "--resume", "m.json", "--out", "out.json"}, "merged report");
+  refused({"run", "--resume", "s1.json", "--scenario", "mutex-safety", "--out", "out.json"},
+          "--resume");
+  auto report = read_json(dir.path() / "s1.json");
+  report["cells"][0]["position"] = {{"executions_left", "many"}};
+  dir.write("bad.json", report.dump());
+  refused({"run", "--resume", "bad.json", "--out", "out.json"}, "position");
+  refused({"run", "--resume", "missing.json", "--out", "out.json"}, "missing.json");
+}
+
+}  // namespace
+}  // namespace syncstress::testing
