@@ -23,6 +23,13 @@ struct Violation {
   /// there is no schedule to replay (a crash before any execution started).
   std::string replay_command;
   std::vector<std::string> trace;  ///< one step per line
+  /// Found by an exhaustive search: the preemptions in `schedule`, the fewest among the
+  /// violations of this property that the search and its bounded re-searches found.
+  std::optional<std::uint32_t> preemptions;
+  /// When a bounded re-search found one with fewer preemptions: the schedule the search found
+  /// first, and its preemptions.
+  std::string first_found_schedule;
+  std::uint32_t first_found_preemptions = 0;
 };
 
 /// The result of a (primitive, scenario, schedule) cell.

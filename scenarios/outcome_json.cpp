@@ -10,12 +10,18 @@ namespace syncstress {
 using nlohmann::json;
 
 json to_json(const Violation& violation) {
-  return {{"property", violation.property},
-          {"message", violation.message},
-          {"seed", violation.seed},
-          {"schedule", violation.schedule},
-          {"replay_command", violation.replay_command},
-          {"trace", violation.trace}};
+  json out = {{"property", violation.property},
+              {"message", violation.message},
+              {"seed", violation.seed},
+              {"schedule", violation.schedule},
+              {"replay_command", violation.replay_command},
+              {"trace", violation.trace}};
+  if (violation.preemptions) out["preemptions"] = *violation.preemptions;
+  if (!violation.first_found_schedule.empty()) {
+    out["first_found"] = {{"schedule", violation.first_found_schedule},
+                          {"preemptions", violation.first_found_preemptions}};
+  }
+  return out;
 }
 
 Violation violation_from_json(const json& in) {
@@ -26,6 +32,11 @@ Violation violation_from_json(const json& in) {
   out.schedule = in.value("schedule", std::string());
   out.replay_command = in.value("replay_command", std::string());
   if (in.contains("trace")) out.trace = in["trace"].get<std::vector<std::string>>();
+  if (in.contains("preemptions")) out.preemptions = in["preemptions"].get<std::uint32_t>();
+  if (in.contains("first_found")) {
+    out.first_found_schedule = in["first_found"].at("schedule").get<std::string>();
+    out.first_found_preemptions = in["first_found"].at("preemptions").get<std::uint32_t>();
+  }
   return out;
 }
 

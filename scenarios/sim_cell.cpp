@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <functional>
+#include <optional>
 #include <string>
 #include <thread>
 #include <variant>
@@ -55,6 +57,44 @@ std::variant<std::vector<std::string>, std::string> confirm(const Cell& cell,
   return split_lines(first_trace);
 }
 
+/// What a bounded re-search found: a schedule breaking the same property with fewer
+/// preemptions, and its preemptions.
+struct Fewer {
+  Schedule schedule;
+  Judgement judgement;
+  std::uint32_t preemptions = 0;
+};
+
+/// Executions each bounded re-search may run (and no more than the cell's plan).
+constexpr std::uint64_t kFewerPreemptionsCap = 200'000;
+
+/// An exhaustive search found a violation whose schedule preempts `preemptions` times: searches
+/// again with the bound 0, 1, ... below it (the reduced search, at most `cap` executions each,
+/// while `time_left` says so) for an execution that breaks the same property, as CHESS's
+/// iterative context bounding does. Returns the first found, which has the fewest preemptions
+/// such a search reaches; `executions` counts what the re-searches ran.
+std::optional<Fewer> search_fewer_preemptions(const Cell& cell, const Judgement& found,
+                                              std::uint32_t preemptions, std::uint64_t cap,
+                                              const std::function<bool()>& time_left,
+                                              ExecutionWatch& watch, std::uint64_t& executions) {
+  const auto runtime = make_runtime(cell, /*trace=*/false);
+  for (std::uint32_t bound = 0; bound < preemptions; ++bound) {
+    DporStrategy bounded(bound);
+    RecordingStrategy recorder(bounded);
+    for (std::uint64_t n = 0; n < cap && time_left() && recorder.new_execution(); ++n) {
+      ++executions;
+      Observations obs;
+      const auto r = execute(cell, *runtime, recorder, obs, watch);
+      if (r.outcome == sim::Outcome::pruned) continue;
+      const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
+      if (j.broken && j.claimed && j.property == found.property) {
+        return Fewer{recorder.schedule(), j, bounded.preemptions()};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const CellPlan& plan,
@@ -104,7 +144,8 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
     note_position(n);
   };
   watch.in_flight(&note);
-  bool search_complete = false;  // the strategy had nothing left to try (exhaustive)
+  bool search_complete = false;        // the strategy had nothing left to try (exhaustive)
+  std::uint64_t fewer_executions = 0;  // run by search_fewer_preemptions
   out.planned_executions = planned;
   out.stopped_by = StopReason::executions;
   // On a terminal, an exhaustive search shows how far it has got (others are short enough).
@@ -161,8 +202,29 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
     v.message = j.message;
     v.seed = schedule.seed;
     v.schedule = encode(schedule);
+    Schedule reported = schedule;
+    Judgement reported_judgement = j;
+    if (j.claimed && (reduced != nullptr || plain != nullptr)) {
+      // An exhaustive search reports the fewest preemptions it can find for the property.
+      v.preemptions = reduced != nullptr ? reduced->preemptions() : plain->preemptions();
+      const std::uint64_t cap = std::min<std::uint64_t>(planned, kFewerPreemptionsCap);
+      const auto fewer = search_fewer_preemptions(
+          cell, j, *v.preemptions, cap,
+          [&] { return elapsed() < plan.time_budget_seconds && !watch.stop_requested(); }, watch,
+          fewer_executions);
+      if (fewer) {
+        v.first_found_schedule = v.schedule;
+        v.first_found_preemptions = *v.preemptions;
+        v.preemptions = fewer->preemptions;
+        reported = fewer->schedule;
+        reported_judgement = fewer->judgement;
+        v.message = reported_judgement.message;
+        v.seed = reported.seed;
+        v.schedule = encode(reported);
+      }
+    }
     v.replay_command = cell.replay_command(v.schedule);
-    auto confirmed = confirm(cell, schedule, j, watch);
+    auto confirmed = confirm(cell, reported, reported_judgement, watch);
     if (auto* err = std::get_if<std::string>(&confirmed)) {
       out.verdict = Verdict::error;
       out.error = "nondeterminism in the tool: " + *err + " (schedule " + v.schedule + ")";
@@ -205,6 +267,9 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
         {"distinct_traces_capped", reduced->traces_capped()}};
   } else if (plain != nullptr) {
     out.metrics["exhaustive"] = {{"reduction", "none"}};
+  }
+  if (fewer_executions != 0) {
+    out.metrics["exhaustive"]["fewer_preemptions_executions"] = fewer_executions;
   }
   out.metrics["claims_headline"] = cell.claims_headline();
   if (out.verdict == Verdict::pass && (!cell.claims_headline() || any_unclaimed_break)) {

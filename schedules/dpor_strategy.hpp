@@ -78,6 +78,10 @@ class DporStrategy final : public Strategy {
   bool complete() const { return complete_; }
   /// Choices on the current path (the search's depth), for a progress line.
   std::uint64_t depth() const { return path_.size(); }
+  /// Preemptions in the current (or last) execution's choices so far.
+  std::uint32_t preemptions() const {
+    return depth_ == 0 ? 0 : preemptions_through(path_[depth_ - 1]);
+  }
 
   static constexpr std::size_t kTraceCap = std::size_t{1} << 22;
 

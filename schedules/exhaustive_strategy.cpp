@@ -81,12 +81,13 @@ std::size_t ExhaustiveStrategy::next_thread(std::span<const ThreadId> runnable, 
     return static_cast<std::size_t>(node.chosen);
   }
   Node node{true, bound, 0, bound, 0};
+  // Preemptions are counted with or without a bound (a violation reports its own).
+  const auto it = std::lower_bound(runnable.begin(), runnable.end(), current);
+  if (!current_yielded && it != runnable.end() && *it == current) {
+    node.continuing = static_cast<std::uint64_t>(it - runnable.begin());
+  }
+  node.preemptions_before = path_.empty() ? 0 : preemptions_through(path_.back());
   if (preemption_bound_) {
-    const auto it = std::lower_bound(runnable.begin(), runnable.end(), current);
-    if (!current_yielded && it != runnable.end() && *it == current) {
-      node.continuing = static_cast<std::uint64_t>(it - runnable.begin());
-    }
-    node.preemptions_before = path_.empty() ? 0 : preemptions_through(path_.back());
     while (!allowed(node, node.chosen)) ++node.chosen;  // the continuing thread always is
   }
   path_.push_back(node);

@@ -55,6 +55,10 @@ class ExhaustiveStrategy final : public Strategy {
   bool complete() const { return complete_; }
   /// Choices on the current path (the search's depth), for a progress line.
   std::uint64_t depth() const { return path_.size(); }
+  /// Preemptions in the current (or last) execution's choices so far.
+  std::uint32_t preemptions() const {
+    return depth_ == 0 ? 0 : preemptions_through(path_[depth_ - 1]);
+  }
 
   /// The position reached, between two executions: the path of the last one, from which the
   /// next backtracks (schedules/search_checkpoint.cpp).
