@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <thread>
@@ -146,6 +147,8 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
   watch.in_flight(&note);
   bool search_complete = false;        // the strategy had nothing left to try (exhaustive)
   std::uint64_t fewer_executions = 0;  // run by search_fewer_preemptions
+  // An exhaustive search's executions that ran to their end, by the preemptions they took.
+  std::map<std::uint32_t, std::uint64_t> by_preemptions;
   out.planned_executions = planned;
   out.stopped_by = StopReason::executions;
   // On a terminal, an exhaustive search shows how far it has got (others are short enough).
@@ -189,6 +192,9 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
     out.steps += r.steps;
     // Ended by the reduction: equivalent to an execution already run, observed nowhere.
     if (r.outcome == sim::Outcome::pruned) continue;
+    if (reduced != nullptr || plain != nullptr) {
+      ++by_preemptions[reduced != nullptr ? reduced->preemptions() : plain->preemptions()];
+    }
     const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
     metrics.add(obs, j);
     if (obs.unclaimed.count(std::string(to_string(headline_claim(cell.preset.family))))) {
@@ -267,6 +273,15 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
         {"distinct_traces_capped", reduced->traces_capped()}};
   } else if (plain != nullptr) {
     out.metrics["exhaustive"] = {{"reduction", "none"}};
+  }
+  if (reduced != nullptr || plain != nullptr) {
+    // Element p: the executions with p preemptions.
+    nlohmann::json counts = nlohmann::json::array();
+    for (const auto& [p, n] : by_preemptions) {
+      while (counts.size() < p) counts.push_back(0);
+      counts.push_back(n);
+    }
+    out.metrics["exhaustive"]["executions_by_preemptions"] = counts;
   }
   if (fewer_executions != 0) {
     out.metrics["exhaustive"]["fewer_preemptions_executions"] = fewer_executions;

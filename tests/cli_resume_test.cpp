@@ -28,6 +28,7 @@ json essentials(const json& cell) {
     const auto& x = cell.at("metrics").at("exhaustive");
     e["executions_pruned"] = x.value("executions_pruned", 0);
     e["distinct_traces"] = x.value("distinct_traces", 0);
+    e["executions_by_preemptions"] = x.value("executions_by_preemptions", json::array());
   }
   return e;
 }

@@ -31,6 +31,7 @@ json essentials(const json& report) {
       const auto& x = c.at("metrics").at("exhaustive");
       e["executions_pruned"] = x.value("executions_pruned", 0);
       e["distinct_traces"] = x.value("distinct_traces", 0);
+      e["executions_by_preemptions"] = x.value("executions_by_preemptions", json::array());
     }
     out.push_back(e);
   }

@@ -61,6 +61,12 @@ void merge_metric(const std::string& key, json& into, const json& from,
     }
   } else if (into.is_array() && from.is_array() && into.size() == from.size()) {
     for (std::size_t i = 0; i < into.size(); ++i) merge_metric(key, into[i], from[i], dropped);
+  } else if (key == "executions_by_preemptions" && into.is_array() && from.is_array()) {
+    // Counts by preemptions: the longer list has entries the shorter one lacks.
+    while (into.size() < from.size()) into.push_back(0);
+    for (std::size_t i = 0; i < from.size(); ++i) {
+      into[i] = into[i].get<std::uint64_t>() + from[i].get<std::uint64_t>();
+    }
   } else if (into.is_number_integer() && from.is_number_integer()) {
     if (key.rfind("max", 0) == 0) {
       into = std::max(into.get<std::int64_t>(), from.get<std::int64_t>());
