@@ -116,6 +116,13 @@ void note_harness_access(const void* object, bool write) {
   if constexpr (requires { P::note_access(object, write); }) P::note_access(object, write);
 }
 
+/// Tells a reducing search on sim (Sim::note_created) that harness state it will be told of
+/// was just made by the current thread, so it names it by creator, not address.
+template <Platform P>
+void note_harness_created(const void* object) {
+  if constexpr (requires { P::note_created(object); }) P::note_created(object);
+}
+
 /// Who is waiting, since when: the bookkeeping behind bypass counts, FIFO violations and wait
 /// times.
 ///
@@ -131,7 +138,7 @@ void note_harness_access(const void* object, bool write) {
 template <Platform P>
 class WaitBook {
  public:
-  explicit WaitBook(Observations& obs) : obs_(obs) {}
+  explicit WaitBook(Observations& obs) : obs_(obs) { note_harness_created<P>(this); }
 
   struct Ticket {
     std::size_t actor;
@@ -291,7 +298,7 @@ std::unique_ptr<Prim> make_primitive(std::int64_t capacity) {
 template <Platform P>
 class Counter {
  public:
-  explicit Counter(std::int64_t v = 0) : v_(v) {}
+  explicit Counter(std::int64_t v = 0) : v_(v) { note_harness_created<P>(this); }
   std::int64_t add(std::int64_t d) {
     note_harness_access<P>(this, true);
     return v_.fetch_add(d, std::memory_order_relaxed) + d;

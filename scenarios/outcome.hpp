@@ -25,10 +25,10 @@ struct Violation {
   std::vector<std::string> trace;  ///< one step per line
   /// Found by an exhaustive search: the preemptions in `schedule`, the fewest among the
   /// violations of this property that the search and its bounded re-searches found.
-  std::optional<std::uint32_t> preemptions;
+  std::optional<std::uint32_t> preemptions{};
   /// When a bounded re-search found one with fewer preemptions: the schedule the search found
   /// first, and its preemptions.
-  std::string first_found_schedule;
+  std::string first_found_schedule{};
   std::uint32_t first_found_preemptions = 0;
 };
 
@@ -81,7 +81,7 @@ struct CellResult {
   /// Where a cell stopped by its time budget or a signal can go on (`run --resume`): for a
   /// strategy that splits by execution number {"next_execution", "executions_left"}, for an
   /// exhaustive search {"search": its checkpoint, "executions_left"}; null otherwise.
-  nlohmann::json position;
+  nlohmann::json position{};
 };
 
 /// The verdict a cell's search earns from how it stopped: one cut short by its time budget is

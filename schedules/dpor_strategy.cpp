@@ -66,9 +66,7 @@ void DporStrategy::diverged(const std::string& what) const {
 
 std::size_t DporStrategy::next_thread(std::span<const ThreadId> runnable, ThreadId current,
                                       bool current_yielded) {
-  const bool in_prefix = thread_choices_ < kShardPrefixThreadChoices;
-  if (!in_prefix && prefix_end_ == kNoPrefixEnd) prefix_end_ = depth_;
-  ++thread_choices_;
+  const bool in_prefix = prefix_.thread_choice(depth_);
   if (depth_ < path_.size()) {
     const Node& node = path_[depth_];
     if (!node.is_thread ||
@@ -174,11 +172,8 @@ bool DporStrategy::step_taken(ThreadId thread, std::span<const Access> accesses,
   sleep_ = std::move(next);
   choosing_node_ = -1;
   data_hash_ = 0;
-  if (runnable.size() >= 2 && thread_choices_ == kShardPrefixThreadChoices) {
-    // The prefix ends at this thread choice: another shard's ends here.
-    if (prefix_end_ == kNoPrefixEnd) prefix_end_ = depth_;
-    if (!owned_) return false;
-  }
+  // Where the prefix ends, another shard's execution ends.
+  if (!prefix_.may_go_on(runnable.size(), depth_)) return false;
   if (!runnable.empty() && std::all_of(runnable.begin(), runnable.end(), [&](ThreadId t) {
         return std::any_of(sleep_.begin(), sleep_.end(),
                            [t](const Sleeper& s) { return s.thread == t; });
@@ -360,7 +355,7 @@ bool DporStrategy::new_execution() {
   if (explored_ > 0) {
     // Another shard's execution adds nothing: its races could only add threads to the
     // prefix's choices, which explore every thread already.
-    if (owned_) {
+    if (prefix_.owned()) {
       if (last_pruned_) ++pruned_;
       analyze_execution();
       if (!last_pruned_) cover_unseen_steps();
@@ -397,11 +392,8 @@ bool DporStrategy::new_execution() {
       complete_ = true;
       return false;
     }
-    if (prefix_end_ == kNoPrefixEnd || path_.size() - 1 < prefix_end_) ++prefix_;
   }
-  owned_ = shard_.owns(prefix_);
-  prefix_end_ = kNoPrefixEnd;
-  thread_choices_ = 0;
+  prefix_.begin_execution(explored_ == 0, path_.empty() ? 0 : path_.size() - 1);
   events_.clear();
   accesses_.clear();
   sleep_.clear();

@@ -51,7 +51,7 @@ class DporStrategy final : public Strategy {
   /// As shard `shard` of the search (schedules/shard.hpp): only the prefixes it owns.
   explicit DporStrategy(std::optional<std::uint32_t> preemption_bound = std::nullopt,
                         Shard shard = {})
-      : preemption_bound_(preemption_bound), shard_(shard) {}
+      : preemption_bound_(preemption_bound), prefix_(shard) {}
 
   bool new_execution() override;
   std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current,
@@ -64,7 +64,7 @@ class DporStrategy final : public Strategy {
                   std::span<const ThreadId> runnable) override;
   void last_step(ThreadId thread, std::span<const Access> accesses,
                  std::span<const ThreadId> runnable) override;
-  bool execution_counts() const override { return owned_; }
+  bool execution_counts() const override { return prefix_.owned(); }
 
   /// Executions started so far, pruned ones included.
   std::uint64_t executions_explored() const { return explored_; }
@@ -130,17 +130,12 @@ class DporStrategy final : public Strategy {
   [[noreturn]] void diverged(const std::string& what) const;
 
   std::optional<std::uint32_t> preemption_bound_;
-  Shard shard_;
   std::vector<Node> path_;
   std::size_t depth_ = 0;
   // The prefix partition (as in ExhaustiveStrategy). The thread choices of a prefix explore
   // every thread, whatever the races say, so that what lies below one prefix never depends on
   // the search below another: each shard's part is the same as in the unsharded search.
-  std::uint32_t thread_choices_ = 0;
-  std::size_t prefix_end_ = kNoPrefixEnd;
-  std::uint64_t prefix_ = 0;
-  bool owned_ = true;
-  static constexpr std::size_t kNoPrefixEnd = static_cast<std::size_t>(-1);
+  PrefixWalk prefix_;
   std::uint64_t explored_ = 0;
   std::uint64_t pruned_ = 0;
   bool complete_ = false;

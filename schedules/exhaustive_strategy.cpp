@@ -36,13 +36,8 @@ bool ExhaustiveStrategy::new_execution() {
       complete_ = true;
       return false;
     }
-    // Backtracking above the end of the last prefix (or inside one that ended early) enters
-    // the next prefix.
-    if (prefix_end_ == kNoPrefixEnd || path_.size() - 1 < prefix_end_) ++prefix_;
   }
-  owned_ = shard_.owns(prefix_);
-  prefix_end_ = kNoPrefixEnd;
-  thread_choices_ = 0;
+  prefix_.begin_execution(explored_ == 0, path_.empty() ? 0 : path_.size() - 1);
   depth_ = 0;
   ++explored_;
   return true;
@@ -50,10 +45,7 @@ bool ExhaustiveStrategy::new_execution() {
 
 bool ExhaustiveStrategy::step_taken(ThreadId /*thread*/, std::span<const Access> /*accesses*/,
                                     std::span<const ThreadId> runnable) {
-  if (runnable.size() < 2 || thread_choices_ != kShardPrefixThreadChoices) return true;
-  // The prefix ends at this thread choice: another shard's ends here.
-  if (prefix_end_ == kNoPrefixEnd) prefix_end_ = depth_;
-  return owned_;
+  return prefix_.may_go_on(runnable.size(), depth_);
 }
 
 void ExhaustiveStrategy::diverged(const Node& node, bool is_thread, std::uint64_t bound) const {
@@ -70,10 +62,7 @@ void ExhaustiveStrategy::diverged(const Node& node, bool is_thread, std::uint64_
 std::size_t ExhaustiveStrategy::next_thread(std::span<const ThreadId> runnable, ThreadId current,
                                             bool current_yielded) {
   const std::uint64_t bound = runnable.size();
-  if (thread_choices_ == kShardPrefixThreadChoices && prefix_end_ == kNoPrefixEnd) {
-    prefix_end_ = depth_;
-  }
-  ++thread_choices_;
+  prefix_.thread_choice(depth_);
   if (depth_ < path_.size()) {
     const Node& node = path_[depth_];
     if (!node.is_thread || node.bound != bound) diverged(node, true, bound);

@@ -32,7 +32,7 @@ class ExhaustiveStrategy final : public Strategy {
   /// As shard `shard` of the search (schedules/shard.hpp): only the prefixes it owns.
   explicit ExhaustiveStrategy(std::optional<std::uint32_t> preemption_bound = std::nullopt,
                               Shard shard = {})
-      : preemption_bound_(preemption_bound), shard_(shard) {}
+      : preemption_bound_(preemption_bound), prefix_(shard) {}
 
   /// Moves to the next unexplored path; false once the whole tree has been explored.
   bool new_execution() override;
@@ -44,10 +44,10 @@ class ExhaustiveStrategy final : public Strategy {
   /// "exhaustive" or "exhaustive:preemptions=<p>".
   std::string describe() const override;
   /// A shard watches the steps to cut another shard's prefix where it ends.
-  bool observes_steps() const override { return !shard_.whole(); }
+  bool observes_steps() const override { return prefix_.sharded(); }
   bool step_taken(ThreadId thread, std::span<const Access> accesses,
                   std::span<const ThreadId> runnable) override;
-  bool execution_counts() const override { return owned_; }
+  bool execution_counts() const override { return prefix_.owned(); }
 
   /// Executions started so far (each a distinct path of the tree).
   std::uint64_t executions_explored() const { return explored_; }
@@ -83,17 +83,12 @@ class ExhaustiveStrategy final : public Strategy {
   [[noreturn]] void diverged(const Node& node, bool is_thread, std::uint64_t bound) const;
 
   std::optional<std::uint32_t> preemption_bound_;
-  Shard shard_;
   std::vector<Node> path_;
   std::size_t depth_ = 0;  // position in path_ of the next question
   // The prefix partition: thread choices made so far in this execution, the index in path_
   // where the last execution's prefix ended (npos: it ended inside its prefix), the current
   // prefix's number in depth-first order, and whether this shard owns it.
-  std::uint32_t thread_choices_ = 0;
-  std::size_t prefix_end_ = kNoPrefixEnd;
-  std::uint64_t prefix_ = 0;
-  bool owned_ = true;
-  static constexpr std::size_t kNoPrefixEnd = static_cast<std::size_t>(-1);
+  PrefixWalk prefix_;
   std::uint64_t explored_ = 0;
   bool complete_ = false;
 };

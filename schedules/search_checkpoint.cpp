@@ -70,9 +70,7 @@ json ExhaustiveStrategy::checkpoint() const {
             {"depth", depth_},
             {"explored", explored_},
             {"complete", complete_},
-            {"prefix",
-             {thread_choices_, prefix_end_ == kNoPrefixEnd ? json(-1) : json(prefix_end_), prefix_,
-              owned_}}}}};
+            {"prefix", prefix_.state()}}}};
 }
 
 void ExhaustiveStrategy::resume(const json& position) {
@@ -88,13 +86,7 @@ void ExhaustiveStrategy::resume(const json& position) {
     depth_ = s.at("depth").get<std::size_t>();
     explored_ = s.at("explored").get<std::uint64_t>();
     complete_ = s.at("complete").get<bool>();
-    const json& p = s.at("prefix");
-    thread_choices_ = p.at(0).get<std::uint32_t>();
-    prefix_end_ = p.at(1).is_number_integer() && p.at(1).get<std::int64_t>() >= 0
-                      ? p.at(1).get<std::size_t>()
-                      : kNoPrefixEnd;
-    prefix_ = p.at(2).get<std::uint64_t>();
-    owned_ = p.at(3).get<bool>();
+    prefix_.set_state(s.at("prefix").get<std::array<std::int64_t, 4>>());
   } catch (const json::exception& e) {
     malformed(e.what());
   }
@@ -125,9 +117,7 @@ json DporStrategy::checkpoint() const {
             {"runnable_at_end", runnable_at_end_},
             {"traces", distinct_traces()},
             {"traces_capped", traces_capped_},
-            {"prefix",
-             {thread_choices_, prefix_end_ == kNoPrefixEnd ? json(-1) : json(prefix_end_), prefix_,
-              owned_}}}}};
+            {"prefix", prefix_.state()}}}};
 }
 
 void DporStrategy::resume(const json& position) {
@@ -171,13 +161,7 @@ void DporStrategy::resume(const json& position) {
     traces_.clear();
     traces_before_ = s.at("traces").get<std::uint64_t>();
     traces_capped_ = s.at("traces_capped").get<bool>();
-    const json& p = s.at("prefix");
-    thread_choices_ = p.at(0).get<std::uint32_t>();
-    prefix_end_ = p.at(1).is_number_integer() && p.at(1).get<std::int64_t>() >= 0
-                      ? p.at(1).get<std::size_t>()
-                      : kNoPrefixEnd;
-    prefix_ = p.at(2).get<std::uint64_t>();
-    owned_ = p.at(3).get<bool>();
+    prefix_.set_state(s.at("prefix").get<std::array<std::int64_t, 4>>());
     sleep_.clear();
     choosing_node_ = -1;
     data_hash_ = 0;

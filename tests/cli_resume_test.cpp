@@ -8,30 +8,14 @@
 #include <vector>
 
 #include "cli_harness.hpp"
+#include "report_totals.hpp"
 
 namespace syncstress::testing {
 namespace {
 
 using nlohmann::json;
 
-json read_json(const std::filesystem::path& path) { return json::parse(read_file(path)); }
-
-/// What a resumed run must count as the uninterrupted one does.
-json essentials(const json& cell) {
-  json e = {{"executions", cell.at("executions")},
-            {"steps", cell.at("steps")},
-            {"verdict", cell.at("verdict")},
-            {"stopped_by", cell.at("stopped_by")},
-            {"violations", cell.at("violations").size()},
-            {"search_complete", cell.at("metrics").value("search_complete", false)}};
-  if (cell.at("metrics").contains("exhaustive")) {
-    const auto& x = cell.at("metrics").at("exhaustive");
-    e["executions_pruned"] = x.value("executions_pruned", 0);
-    e["distinct_traces"] = x.value("distinct_traces", 0);
-    e["executions_by_preemptions"] = x.value("executions_by_preemptions", json::array());
-  }
-  return e;
-}
+json essentials(const json& cell) { return cell_totals(cell); }
 
 /// Runs `args` with a time budget too small to finish, then resumes the report until a cell
 /// has no position left. Returns the last report's name; `resumes` counts the continuations.

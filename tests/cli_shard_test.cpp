@@ -7,34 +7,17 @@
 #include <vector>
 
 #include "cli_harness.hpp"
+#include "report_totals.hpp"
 
 namespace syncstress::testing {
 namespace {
 
 using nlohmann::json;
 
-json read_json(const std::filesystem::path& path) { return json::parse(read_file(path)); }
-
-/// What must be equal between a merged report and the unsharded one.
+/// Every cell's totals (report_totals.hpp).
 json essentials(const json& report) {
   json out = json::array();
-  for (const auto& c : report.at("cells")) {
-    json e = {{"primitive", c.at("primitive")},
-              {"scenario", c.at("scenario")},
-              {"executions", c.at("executions")},
-              {"steps", c.at("steps")},
-              {"verdict", c.at("verdict")},
-              {"stopped_by", c.at("stopped_by")},
-              {"violations", c.at("violations").size()},
-              {"search_complete", c.at("metrics").value("search_complete", false)}};
-    if (c.at("metrics").contains("exhaustive")) {
-      const auto& x = c.at("metrics").at("exhaustive");
-      e["executions_pruned"] = x.value("executions_pruned", 0);
-      e["distinct_traces"] = x.value("distinct_traces", 0);
-      e["executions_by_preemptions"] = x.value("executions_by_preemptions", json::array());
-    }
-    out.push_back(e);
-  }
+  for (const auto& c : report.at("cells")) out.push_back(cell_totals(c));
   return out;
 }
 

@@ -141,6 +141,7 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   const auto capacity = K == Kind::semaphore ? p.integer("capacity") : 1;
   for (std::size_t i = 0; i < waiters; ++i) {
     c.waiting.push_back(std::make_unique<Waiting>());
+    note_harness_created<P>(c.waiting.back().get());
   }
   obs.actors.resize(waiters);
 

@@ -213,8 +213,8 @@ struct Sim {
   template <class T>
   class cell {
    public:
-    cell() = default;
-    explicit cell(T v) : v_(std::move(v)) {}
+    cell() { note_created(this); }
+    explicit cell(T v) : v_(std::move(v)) { note_created(this); }
     template <class F>
     decltype(auto) with(F&& f) const {
       note_access(this, false);
@@ -239,6 +239,13 @@ struct Sim {
     if (auto* e = sim::detail::t_engine; e != nullptr && e->observing()) {
       e->note_access(object, write);
     }
+  }
+  /// Tells a reducing search that the current thread has just made `object`, shared data that
+  /// is not a Platform object and that note_access will name: it is then known by its creator
+  /// and creation order, as Platform objects are, not by its address (which another execution
+  /// or process need not repeat). Nothing outside an execution or when no reduction runs.
+  static void note_created(const void* object) {
+    if (auto* e = sim::detail::t_engine; e != nullptr && e->observing()) e->note_created(object);
   }
 
   using mutex = sim::mutex;

@@ -262,6 +262,11 @@ class Engine {
   void note_access(const void* obj, bool write) {
     if (observe_ && !aborting_) touch(obj, write);
   }
+  /// Shared data not made by the platform (a cell, the harness's state) was just created by
+  /// the current thread: it gets a stable name (object_id) for a reducing search.
+  void note_created(const void* obj) {
+    if (observe_ && !aborting_) name_new_object(obj);
+  }
 
   // --- Names ---------------------------------------------------------------------------------
   void set_name(const void* obj, std::string name) { names_[obj] = std::move(name); }
@@ -296,11 +301,17 @@ class Engine {
   void touch_waiters(const void* obj) {
     accesses_.push_back(Access{object_id(obj) + (std::uint64_t{1} << 62), true});
   }
-  /// A stable name for `obj`: (creating thread, creation order) for an object created in this
-  /// execution; one made otherwise is named so when a step first touches it (names.cpp).
-  std::uint64_t object_id(const void* obj);
+  /// A stable name for `obj`, the same in every execution and every process that runs the
+  /// same program: (creating thread, creation order) for an object created in the execution
+  /// (Platform objects, coroutine frames, cells and harness state that tell the engine, see
+  /// note_created), the thread's id for a thread record or its parker, a constant for the
+  /// pool's queue; else its address (an object made before the executions keeps it).
+  std::uint64_t object_id(const void* obj) const;
   /// Gives an object created now by the current thread its stable name.
   void name_new_object(const void* obj);
+  /// Objects the engine owns across executions, named by what they are, not where they live.
+  enum class FixedObject : std::uint8_t { thread, parker, engine };
+  void name_fixed_object(const void* obj, FixedObject kind, std::uint64_t n);
   void no_runnable();
   void end_execution(Outcome outcome, std::string_view property, std::string message,
                      const source_location* loc);

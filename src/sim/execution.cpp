@@ -46,6 +46,10 @@ ExecutionResult Engine::run(Strategy& strategy, std::function<void()> main) {
   event_open_ = true;
   accesses_.clear();
   ids_.clear();
+  if (observe_) {
+    name_fixed_object(&queue_, FixedObject::engine, 0);
+    name_fixed_object(&host_parker_, FixedObject::engine, 1);
+  }
   const bool faults = strategy.explore_faults();
   spurious_wakeups_on_ = options_.spurious_wakeups || (faults && options_.offer_spurious_wakeups);
   spurious_cas_failures_on_ =
@@ -110,6 +114,11 @@ ThreadId Engine::new_thread(std::function<void()> fn, bool worker) {
   t.fn = std::move(fn);
   t.parker.permit_ = false;
   t.parker.owner_ = id;
+  if (observe_) {
+    // Records are reused across executions: named by thread id, not by address.
+    name_fixed_object(&t, FixedObject::thread, id);
+    name_fixed_object(&t.parker, FixedObject::parker, id);
+  }
   t.wait = Wait::none;
   t.wait_obj = nullptr;
   t.handed = false;

@@ -45,14 +45,16 @@ void Engine::name_new_object(const void* obj) {
   ids_[obj] = (std::uint64_t{1} << 63) | (creator << 32) | nth;
 }
 
-std::uint64_t Engine::object_id(const void* obj) {
+std::uint64_t Engine::object_id(const void* obj) const {
   if (auto it = ids_.find(obj); it != ids_.end()) return it->second;
-  // Made before the execution or not by the platform (the harness's counters, a cell's data):
-  // named when first touched, as if the touching thread made it then. Its address would do
-  // within one execution, but not across executions that put it elsewhere, nor across processes
-  // (a search resumed from a checkpoint compares steps recorded by another process).
-  name_new_object(obj);
-  return ids_.at(obj);
+  // Made outside every execution (it keeps its address across executions of this process).
+  return reinterpret_cast<std::uintptr_t>(obj);
+}
+
+void Engine::name_fixed_object(const void* obj, FixedObject kind, std::uint64_t n) {
+  // As name_new_object's ids, with a "creator" no thread has (thread ids stay below 2^30).
+  const std::uint64_t creator = 0x3fff'fff0ULL + static_cast<std::uint64_t>(kind);
+  ids_[obj] = (std::uint64_t{1} << 63) | (creator << 32) | n;
 }
 
 std::string Engine::name_of(Kind kind, const void* obj) {
