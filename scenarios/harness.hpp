@@ -75,6 +75,19 @@ std::uint64_t victim_wait_bound() {
   }
 }
 
+/// Whether every heap allocation and free is a choice of P's scheduler
+/// (HarnessHooks<P>::kAllocationsAreChoices): Relacy draws at every free whether to defer the
+/// block's reuse, so the harness must allocate there exactly as it always has, or a seed and
+/// iteration would no longer meet the schedule they met before.
+template <class P>
+constexpr bool allocations_are_choices() {
+  if constexpr (requires { HarnessHooks<P>::kAllocationsAreChoices; }) {
+    return HarnessHooks<P>::kAllocationsAreChoices;
+  } else {
+    return false;
+  }
+}
+
 /// Checks one property: a claimed one records its Finding and ends the execution on the spot
 /// (so the counterexample's trace stops at the breach); an unclaimed one is only counted.
 template <Platform P>
@@ -99,6 +112,19 @@ class Judge {
       if (!obs_.finding) obs_.finding = f;
     }
     HarnessHooks<P>::found(f, loc);
+  }
+  /// The same with the message made by `make_message`, only on a breach: a check made at every
+  /// step of every execution builds no string while it holds. Where allocations are choices of
+  /// the platform's scheduler (allocations_are_choices), it is made every time, as before.
+  template <class MakeMessage>
+  requires std::is_invocable_r_v<std::string, MakeMessage&>
+  void require(Claim c, bool ok, MakeMessage make_message,
+               source_location loc = source_location::current()) {
+    if constexpr (allocations_are_choices<P>()) {
+      require(c, ok, make_message(), loc);
+    } else if (!ok) {
+      require(c, ok, make_message(), loc);
+    }
   }
 
  private:
@@ -351,11 +377,14 @@ struct ScenarioContext {
                        source_location loc = source_location::current()) {
     const auto holders = occupancy.exclusive.add(1);
     const auto shared = occupancy.shared.get();
-    judge.require(kMutualExclusion, holders <= capacity && shared == 0,
-                  std::to_string(holders) + " exclusive holders where at most " +
-                      std::to_string(capacity) + " are allowed, " + std::to_string(shared) +
-                      " shared holders inside",
-                  loc);
+    judge.require(
+        kMutualExclusion, holders <= capacity && shared == 0,
+        [&] {
+          return std::to_string(holders) + " exclusive holders where at most " +
+                 std::to_string(capacity) + " are allowed, " + std::to_string(shared) +
+                 " shared holders inside";
+        },
+        loc);
     // Holders of a multi-token semaphore overlap by design: only a lone holder writes.
     if (capacity == 1) guarded.with_mut([](std::int64_t& v) { ++v; });
   }
@@ -367,9 +396,16 @@ struct ScenarioContext {
     (void)guarded.with([](const std::int64_t& v) { return v; });
   }
   /// The hold_steps scheduling points of a critical section.
-  void hold_section() { hold<P>(work, params.integer("hold_steps")); }
+  void hold_section() {
+    // Looked up once per execution, not per section: a lookup by name costs more than a step.
+    if (hold_steps_ < 0) hold_steps_ = params.integer("hold_steps");
+    hold<P>(work, hold_steps_);
+  }
   void leave_exclusive() { occupancy.exclusive.add(-1); }
   void leave_shared() { occupancy.shared.add(-1); }
+
+ private:
+  std::int64_t hold_steps_ = -1;  // params' hold_steps, once hold_section asked (never negative)
 };
 
 /// Runs `t` on the calling thread and blocks the thread until the task has finished, wherever

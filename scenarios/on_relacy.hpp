@@ -52,6 +52,9 @@ struct RelacyFindingRecord {
 
 template <>
 struct HarnessHooks<Relacy> {
+  /// Relacy's operator delete draws a random choice (defer the block's reuse or not): every
+  /// allocation the harness makes is part of the schedule (see allocations_are_choices).
+  static constexpr bool kAllocationsAreChoices = true;
   /// A logical clock: Relacy runs no timing-sensitive family, so wait times only need to be
   /// monotonic here.
   static std::uint64_t now() {

@@ -35,6 +35,8 @@ class RandomStrategy final : public Strategy {
   std::uint64_t execution_seed() const override { return execution_seed_; }
   /// As constructed.
   bool explore_faults() const override { return faults_; }
+  /// Every answer is a uniform draw from the execution's generator.
+  UniformDraws uniform_draws() override { return {&rng_, nullptr}; }
 
  private:
   std::uint64_t run_seed_;

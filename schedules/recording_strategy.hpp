@@ -38,6 +38,13 @@ class RecordingStrategy final : public Strategy {
                  std::span<const ThreadId> runnable) override {
     inner_.last_step(thread, accesses, runnable);
   }
+  /// The inner strategy's generator, recorded here; none when the inner one has a recorder of
+  /// its own (one record per draw only).
+  UniformDraws uniform_draws() override {
+    const UniformDraws inner = inner_.uniform_draws();
+    if (inner.rng == nullptr || inner.record != nullptr) return {};
+    return {inner.rng, &choices_};
+  }
 
   /// The answers of the current (or last) execution so far.
   const std::vector<Choice>& choices() const { return choices_; }

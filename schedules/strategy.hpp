@@ -9,6 +9,10 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
+
+#include "schedules/rng.hpp"
+#include "schedules/schedule.hpp"
 
 namespace syncstress {
 
@@ -24,6 +28,13 @@ using ThreadId = std::uint32_t;
 struct Access {
   std::uint64_t object = 0;
   bool write = true;
+};
+
+/// What Strategy::uniform_draws offers: the generator every answer of the current execution is
+/// drawn from, and the record each answer is appended to (null: none).
+struct UniformDraws {
+  Xoshiro256* rng = nullptr;
+  std::vector<Choice>* record = nullptr;
 };
 
 class Strategy {
@@ -97,6 +108,15 @@ class Strategy {
     (void)accesses;
     (void)runnable;
   }
+
+  /// The runtime's fast path for a strategy fixed for a whole search: when every answer of the
+  /// current execution is a uniform draw from one generator (next_thread answering
+  /// rng.below(runnable.size()), next_u64 rng.below(bound)) and nothing else happens per
+  /// answer, that generator, plus where a recorder keeps the answers ({kThread|kNumber, value,
+  /// bound} each). The runtime then draws and records the same answers itself, without virtual
+  /// calls per scheduling decision. Asked once per execution, after new_execution(); the
+  /// default, no generator, means: ask next_thread and next_u64.
+  virtual UniformDraws uniform_draws() { return {}; }
 };
 
 }  // namespace syncstress

@@ -19,11 +19,6 @@ Sim::parker& Sim::current_parker() {
   return outside;
 }
 
-void Sim::yield(source_location loc) {
-  if (Engine* e = t_engine)
-    e->step(sim::detail::Kind::none, nullptr, "yield", {}, loc, sim::detail::Point::yield);
-}
-
 void Sim::post(std::coroutine_handle<> h, source_location loc) {
   if (Engine* e = t_engine) return e->post(h, loc);
   h.resume();  // outside an execution there is no pool: run it here

@@ -146,9 +146,8 @@ struct Sim {
           return;
         }
         if (e == nullptr) throw std::logic_error("Sim::atomic::wait would block forever");
-        std::string values = e->tracing() ? "on " + sim::detail::show(old) : std::string();
-        if (!e->block(Kind::atomic, this, sim::detail::Wait::address, "wait", std::move(values),
-                      loc)) {
+        auto on = [&] { return "on " + sim::detail::show(old); };
+        if (!e->block(Kind::atomic, this, sim::detail::Wait::address, "wait", on, loc)) {
           return;
         }
       }
@@ -168,9 +167,9 @@ struct Sim {
     template <class F>
     void op(std::string_view name, F&& values, const source_location& loc,
             sim::detail::Point point = sim::detail::Point::plain, bool writes = true) const {
+      // The values are formatted by the engine, only when it records a trace.
       if (auto* e = sim::detail::t_engine) {
-        e->step(Kind::atomic, this, name, e->tracing() ? values() : std::string(), loc, point,
-                writes);
+        e->step(Kind::atomic, this, name, values, loc, point, writes);
       }
     }
     static constexpr sim::detail::Point kUnwind = sim::detail::Point::unwind;
@@ -266,8 +265,8 @@ struct Sim {
       if (equal) throw std::logic_error("Sim::wait_on_address would block forever");
       return;
     }
-    e->wait_on_address(&a, equal,
-                       e->tracing() ? "on " + sim::detail::show(expected) : std::string(), loc);
+    auto on = [&] { return "on " + sim::detail::show(expected); };
+    e->wait_on_address(&a, equal, on, loc);
   }
   /// Wakes one thread waiting on `a` (chosen by the strategy if several).
   template <class T>
@@ -282,8 +281,13 @@ struct Sim {
 
   /// The calling simulated thread's parker.
   static parker& current_parker();
-  /// A scheduling point that tells the strategy the thread is spinning.
-  static void yield(source_location loc = source_location::current());
+  /// A scheduling point that tells the strategy the thread is spinning. Inline, as the atomics'
+  /// operations are: a spin loop's step returns straight into it after a fiber switch.
+  static void yield(source_location loc = source_location::current()) {
+    if (auto* e = sim::detail::t_engine) {
+      e->step(sim::detail::Kind::none, nullptr, "yield", {}, loc, sim::detail::Point::yield);
+    }
+  }
 
   /// Runs `h` on a simulated pool worker (via resume).
   static void post(std::coroutine_handle<> h, source_location loc = source_location::current());

@@ -58,13 +58,15 @@
 #include <source_location>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "schedules/strategy.hpp"
+#include "sim/address_map.hpp"
 #include "sim/fiber.hpp"
+#include "sim/runnable_set.hpp"
 #include "sim/runtime.hpp"
 #include "sim/sync_objects.hpp"
+#include "sim/trace_values.hpp"
 
 namespace syncstress::sim {
 
@@ -191,13 +193,13 @@ class Engine {
   /// A non-blocking operation on `obj` was performed: record it and let the strategy pick
   /// who runs next. In teardown: may throw Unwind (see the file comment).
   /// `writes` is false for an operation that changes nothing (a load, a failed CAS): two such
-  /// steps of different threads commute (see Access).
-  void step(Kind kind, const void* obj, std::string_view op, std::string values,
+  /// steps of different threads commute (see Access). `values` are formatted only when traced.
+  void step(Kind kind, const void* obj, std::string_view op, TraceValues values,
             const source_location& loc, Point point = Point::plain, bool writes = true);
   /// Blocks the current thread on `obj` until a wake makes it runnable and it is chosen.
   /// Returns false in teardown (the caller must return at once); unwinds there unless
   /// `may_unwind` is false (a destructor's wait).
-  bool block(Kind kind, const void* obj, Wait wait, std::string_view op, std::string values,
+  bool block(Kind kind, const void* obj, Wait wait, std::string_view op, TraceValues values,
              const source_location& loc, std::int64_t holder = -1, bool may_unwind = true);
   /// Asks the strategy for a number in [0, bound); 0 without asking when bound < 2.
   std::uint64_t choose(std::uint64_t bound);
@@ -213,18 +215,20 @@ class Engine {
                  const source_location* loc);
 
   // --- Operations with more logic than a step ------------------------------------------------
-  void wait_on_address(const void* obj, bool equal, std::string values, const source_location& loc);
+  void wait_on_address(const void* obj, bool equal, TraceValues values, const source_location& loc);
   /// notify_one/_all, wake_by_address_single/_all: wakes threads waiting on `obj`.
   void wake_address(const void* obj, bool all, std::string_view op, const source_location& loc);
-  void mutex_lock(mutex& m, const source_location& loc);
-  void mutex_unlock(mutex& m, const source_location& loc);
-  bool mutex_try_lock(mutex& m, const source_location& loc);
-  void park(parker& p, const source_location& loc);
-  void unpark(parker& p, const source_location& loc);
-  void event_set(bool& signaled, bool manual, const void* obj, const source_location& loc);
-  void event_reset(bool& signaled, bool manual, const void* obj, const source_location& loc);
-  void event_wait(bool& signaled, bool manual, const void* obj, const source_location& loc);
-  bool event_try_wait(bool& signaled, bool manual, const void* obj, const source_location& loc);
+  // The synchronization objects' operations take `loc` by value (it is one pointer), so the
+  // objects' members tail-call them: a frame fewer to return through after a fiber switch.
+  void mutex_lock(mutex& m, source_location loc);
+  void mutex_unlock(mutex& m, source_location loc);
+  bool mutex_try_lock(mutex& m, source_location loc);
+  void park(parker& p, source_location loc);
+  void unpark(parker& p, source_location loc);
+  void event_set(bool& signaled, bool manual, const void* obj, source_location loc);
+  void event_reset(bool& signaled, bool manual, const void* obj, source_location loc);
+  void event_wait(bool& signaled, bool manual, const void* obj, source_location loc);
+  bool event_try_wait(bool& signaled, bool manual, const void* obj, source_location loc);
   /// Starts a user thread; returns its id.
   ThreadId spawn(std::function<void()> fn, const source_location& loc);
   /// Waits for thread `id`; from a destructor it never unwinds.
@@ -283,6 +287,15 @@ class Engine {
   void record(Kind kind, const void* obj, std::string_view op, std::string values,
               const source_location& loc);
   void decide(bool yielded);
+  /// decide() itself, inlined into step() and block(): on a switch, fewer frames return into
+  /// a fiber whose return addresses the CPU's return stack did not see (each one mispredicts).
+  [[gnu::always_inline]] inline void decide_inline(bool yielded);
+  /// decide()'s rare turns, out of its way: the step reported to an observing strategy (false:
+  /// the execution ended), the step bound, and a next_thread asked through the Strategy (false:
+  /// the execution ended; else `*index` is the answer).
+  bool report_step(const Thread& cur);
+  void exceed_step_bound();
+  bool ask_next_thread(const Thread& cur, bool yielded, std::size_t* index);
   /// How a platform wait that blocked ended.
   enum class WaitEnd : std::uint8_t { woken, spurious, teardown };
   /// Blocks the current thread in a platform wait that may end spuriously (wait_on_address,
@@ -290,7 +303,7 @@ class Engine {
   /// takes a step of its own, `op` on `obj` with `values` and "spurious", as a spurious return at
   /// the call does, before returning WaitEnd::spurious.
   WaitEnd block_platform_wait(Kind kind, const void* obj, Wait wait, std::string_view op,
-                              std::string values, const source_location& loc, Point point);
+                              TraceValues values, const source_location& loc, Point point);
   /// At a scheduling point after `cur`'s step: whether to wake a thread blocked in a platform
   /// wait spuriously, and which (recorded choices, asked only when one could be). Returns the
   /// woken thread, which must run next, or null.
@@ -321,8 +334,8 @@ class Engine {
   void teardown();
   void tear_down(Thread& t);
   ThreadId new_thread(std::function<void()> fn, bool worker);
-  void make_runnable(Thread& t);
-  void make_blocked(Thread& t);
+  void make_runnable(Thread& t) { runnable_.add(t.id); }
+  void make_blocked(Thread& t) { runnable_.remove(t.id); }
   void collect_waiters(const void* obj, Wait wait);
   void wake(Thread& t, bool handed);
   void enqueue(std::coroutine_handle<> h, const source_location& loc);
@@ -344,10 +357,13 @@ class Engine {
   bool spurious_cas_failures_on_ = false;
   StackPool stacks_;
   Strategy* strategy_ = nullptr;
+  /// strategy_->uniform_draws() for this execution: with a generator, decide() and choose()
+  /// draw (and record) the answers themselves instead of two virtual calls each.
+  UniformDraws draws_;
   bool observe_ = false;
-  bool event_open_ = false;       // the current thread's step has not been reported yet
-  std::vector<Access> accesses_;  // the current step's, when observed
-  std::unordered_map<const void*, std::uint64_t> ids_;  // objects created in this execution
+  bool event_open_ = false;        // the current thread's step has not been reported yet
+  std::vector<Access> accesses_;   // the current step's, when observed
+  AddressMap<std::uint64_t> ids_;  // objects created in this execution
   std::uint64_t epoch_ = 0;
   std::uint64_t steps_ = 0;
   bool aborting_ = false;
@@ -357,13 +373,13 @@ class Engine {
   std::vector<std::unique_ptr<Thread>> threads_;  // records reused across executions
   std::uint32_t thread_count_ = 0;
   std::uint32_t live_user_threads_ = 0;
-  std::vector<ThreadId> runnable_;  // sorted ascending
+  RunnableSet runnable_;
   std::vector<Thread*> scratch_;
   std::vector<Thread*> spurious_candidates_;  // wake_spuriously's, in id order
   ExecutionResult result_;
   std::vector<TraceEntry> spare_trace_;  // storage handed back through recycle()
   std::size_t last_trace_size_ = 0;      // to size the next trace in one allocation
-  std::unordered_map<const void*, std::uint32_t> serials_;  // lookup only, never iterated
+  AddressMap<std::uint32_t> serials_;
   std::array<std::uint32_t, static_cast<std::size_t>(Kind::count)> kind_counts_{};
   std::map<const void*, std::string> names_;  // set inside this execution
   parker host_parker_;
@@ -373,7 +389,7 @@ class Engine {
   std::vector<PoolWait> pool_waits_;
   // Frames.
   std::vector<FrameRecord> frames_;
-  std::unordered_map<void*, std::uint32_t> frame_index_;  // lookup only, never iterated
+  AddressMap<std::uint32_t> frame_index_;
   std::vector<void*> quarantine_;
   // Primitives' heap nodes freed in this execution, by size, last freed last: reused before
   // the global allocator is asked, so reuse follows the execution alone (nodes.cpp).

@@ -43,6 +43,7 @@ ExecutionResult Engine::run(Strategy& strategy, std::function<void()> main) {
   if (t_engine != nullptr) throw std::logic_error("sim::Runtime::run is not reentrant");
   strategy_ = &strategy;
   observe_ = strategy.observes_steps();
+  draws_ = strategy.uniform_draws();
   event_open_ = true;
   accesses_.clear();
   ids_.clear();
@@ -99,6 +100,7 @@ ExecutionResult Engine::run(Strategy& strategy, std::function<void()> main) {
   pool_waits_.clear();
   t_engine = nullptr;
   strategy_ = nullptr;
+  draws_ = {};
   result_.steps = steps_;
   last_trace_size_ = result_.trace.size();
   return std::move(result_);
@@ -107,6 +109,7 @@ ExecutionResult Engine::run(Strategy& strategy, std::function<void()> main) {
 ThreadId Engine::new_thread(std::function<void()> fn, bool worker) {
   const ThreadId id = thread_count_++;
   if (threads_.size() <= id) threads_.push_back(std::make_unique<Thread>());
+  runnable_.reserve(thread_count_);
   Thread& t = *threads_[id];
   t.id = id;
   t.worker = worker;

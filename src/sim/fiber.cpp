@@ -22,7 +22,16 @@ struct EhGlobals {
   unsigned int uncaught_exceptions;
 };
 
-EhGlobals* eh_globals() noexcept { return reinterpret_cast<EhGlobals*>(abi::__cxa_get_globals()); }
+// This OS thread's, asked of libstdc++ once: __cxa_get_globals goes through __tls_get_addr,
+// a call pair that cost as much as the rest of a switch. The address never changes.
+thread_local EhGlobals* t_eh_globals = nullptr;
+
+EhGlobals* eh_globals() noexcept {
+  if (t_eh_globals == nullptr) [[unlikely]] {
+    t_eh_globals = reinterpret_cast<EhGlobals*>(abi::__cxa_get_globals());
+  }
+  return t_eh_globals;
+}
 
 std::size_t page_size() {
   static const std::size_t size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));

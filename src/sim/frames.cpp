@@ -11,9 +11,8 @@
 namespace syncstress::sim::detail {
 
 FrameRecord* Engine::frame(void* address) {
-  if (frame_index_.empty()) return nullptr;
-  auto it = frame_index_.find(address);
-  return it == frame_index_.end() ? nullptr : &frames_[it->second];
+  const std::uint32_t* index = frame_index_.find(address);
+  return index == nullptr ? nullptr : &frames_[*index];
 }
 
 std::string Engine::frame_name(const FrameRecord& f) const {
@@ -26,7 +25,7 @@ void Engine::frame_created(void* address) {
   rec.serial = static_cast<std::uint32_t>(frames_.size() + 1);
   rec.creator = current_id();
   rec.created_step = steps_;
-  frame_index_[address] = static_cast<std::uint32_t>(frames_.size());
+  frame_index_.get(address) = static_cast<std::uint32_t>(frames_.size());
   frames_.push_back(rec);
   if (observe_) name_new_object(address);
 }

@@ -33,7 +33,7 @@ void register_object(Kind kind, const void* obj) {
 }
 
 void Engine::register_new(Kind kind, const void* obj) {
-  serials_[obj] = ++kind_counts_[static_cast<std::size_t>(kind)];
+  serials_.get(obj) = ++kind_counts_[static_cast<std::size_t>(kind)];
   if (observe_) name_new_object(obj);
   names_.erase(obj);  // a new object at a dead one's address does not inherit its name
 }
@@ -42,11 +42,11 @@ void Engine::name_new_object(const void* obj) {
   // Bit 63 set: never an address (user-space addresses stay below 2^47).
   const std::uint64_t creator = current_ != nullptr ? current_->id : 0xffff'ffffULL;
   const std::uint64_t nth = current_ != nullptr ? ++current_->created : ids_.size() + 1;
-  ids_[obj] = (std::uint64_t{1} << 63) | (creator << 32) | nth;
+  ids_.get(obj) = (std::uint64_t{1} << 63) | (creator << 32) | nth;
 }
 
 std::uint64_t Engine::object_id(const void* obj) const {
-  if (auto it = ids_.find(obj); it != ids_.end()) return it->second;
+  if (const std::uint64_t* id = ids_.find(obj)) return *id;
   // Made outside every execution (it keeps its address across executions of this process).
   return reinterpret_cast<std::uintptr_t>(obj);
 }
@@ -54,7 +54,7 @@ std::uint64_t Engine::object_id(const void* obj) const {
 void Engine::name_fixed_object(const void* obj, FixedObject kind, std::uint64_t n) {
   // As name_new_object's ids, with a "creator" no thread has (thread ids stay below 2^30).
   const std::uint64_t creator = 0x3fff'fff0ULL + static_cast<std::uint64_t>(kind);
-  ids_[obj] = (std::uint64_t{1} << 63) | (creator << 32) | n;
+  ids_.get(obj) = (std::uint64_t{1} << 63) | (creator << 32) | n;
 }
 
 std::string Engine::name_of(Kind kind, const void* obj) {
@@ -85,10 +85,11 @@ std::string Engine::name_of(Kind kind, const void* obj) {
     default:
       break;
   }
-  auto [it, fresh] = serials_.try_emplace(obj, 0);
-  if (fresh) it->second = ++kind_counts_[static_cast<std::size_t>(kind)];
+  bool fresh = false;
+  std::uint32_t& serial = serials_.get(obj, &fresh);
+  if (fresh) serial = ++kind_counts_[static_cast<std::size_t>(kind)];
   char buf[16];
-  auto res = std::to_chars(buf, buf + sizeof buf, it->second);
+  auto res = std::to_chars(buf, buf + sizeof buf, serial);
   std::string s(kKindNames[static_cast<std::size_t>(kind)]);
   s += '#';
   s.append(buf, res.ptr);

@@ -1,6 +1,5 @@
 // Scheduling: a step is recorded, then the Strategy picks who runs next; a thread blocks and
 // is woken; no runnable thread ends the execution (completed, or a deadlock and its picture).
-#include <algorithm>
 #include <cstddef>
 #include <exception>
 #include <string>
@@ -20,16 +19,6 @@ std::string thread_label(const Thread& t) {
 
 }  // namespace
 
-void Engine::make_runnable(Thread& t) {
-  auto it = std::lower_bound(runnable_.begin(), runnable_.end(), t.id);
-  if (it == runnable_.end() || *it != t.id) runnable_.insert(it, t.id);
-}
-
-void Engine::make_blocked(Thread& t) {
-  auto it = std::lower_bound(runnable_.begin(), runnable_.end(), t.id);
-  if (it != runnable_.end() && *it == t.id) runnable_.erase(it);
-}
-
 void Engine::record(Kind kind, const void* obj, std::string_view op, std::string values,
                     const source_location& loc) {
   TraceEntry& e = result_.trace.emplace_back();
@@ -42,7 +31,51 @@ void Engine::record(Kind kind, const void* obj, std::string_view op, std::string
   e.line = loc.line();
 }
 
-void Engine::step(Kind kind, const void* obj, std::string_view op, std::string values,
+inline void Engine::decide_inline(bool yielded) {
+  Thread& cur = *current_;
+  // Before the step is reported: a spurious wake is part of it (see engine.hpp). Not when the
+  // step bound ends the execution below, nor when no other thread could run (a deadlock stays
+  // one: a wait that only a spurious wake-up ends is a bug).
+  Thread* woken = nullptr;
+  if (spurious_wakeups_on_ && !runnable_.empty() && steps_ <= options_.max_steps) {
+    woken = wake_spuriously(cur);
+    if (aborting_) return;  // the strategy refused to answer
+  }
+  if (observe_ && !report_step(cur)) return;
+  if (steps_ > options_.max_steps) [[unlikely]] {
+    exceed_step_bound();
+    return;
+  }
+  const std::size_t n = runnable_.size();
+  if (n == 0) [[unlikely]] {
+    no_runnable();
+    return;
+  }
+  ThreadId next = runnable_[0];
+  if (woken != nullptr) {
+    next = woken->id;
+  } else if (n > 1) {
+    std::size_t i = 0;
+    if (draws_.rng != nullptr) {
+      // The strategy's own answer (Strategy::uniform_draws), without asking it.
+      i = static_cast<std::size_t>(draws_.rng->below(n));
+      if (draws_.record != nullptr) draws_.record->push_back(Choice{ChoiceKind::kThread, i, n});
+    } else if (!ask_next_thread(cur, yielded, &i)) {
+      return;
+    }
+    next = runnable_[i];
+  }
+  event_open_ = true;  // the chosen thread's next step begins
+  if (next != cur.id) {
+    Thread& to = *threads_[next];
+    current_ = &to;
+    switch_context(cur.ctx, to.ctx);
+  }
+}
+
+void Engine::decide(bool yielded) { decide_inline(yielded); }
+
+void Engine::step(Kind kind, const void* obj, std::string_view op, TraceValues values,
                   const source_location& loc, Point point, bool writes) {
   if (aborting_) {
     // A coroutine resumed in teardown stops at its first operation (see engine.hpp).
@@ -55,12 +88,12 @@ void Engine::step(Kind kind, const void* obj, std::string_view op, std::string v
   }
   ++steps_;
   if (observe_ && obj != nullptr) touch(obj, writes);
-  if (tracing_) record(kind, obj, op, std::move(values), loc);
-  decide(point == Point::yield);
+  if (tracing_) record(kind, obj, op, values.str(), loc);
+  decide_inline(point == Point::yield);
   if (aborting_) budget_point();  // resumed by teardown: the op completed, return normally
 }
 
-bool Engine::block(Kind kind, const void* obj, Wait wait, std::string_view op, std::string values,
+bool Engine::block(Kind kind, const void* obj, Wait wait, std::string_view op, TraceValues values,
                    const source_location& loc, std::int64_t holder, bool may_unwind) {
   if (aborting_) {
     if (may_unwind) {
@@ -86,10 +119,11 @@ bool Engine::block(Kind kind, const void* obj, Wait wait, std::string_view op, s
     touch_waiters(obj);  // and is now on obj's wait list
   }
   if (tracing_) {
-    values += values.empty() ? "blocks" : ", blocks";
-    record(kind, obj, op, std::move(values), loc);
+    std::string text = values.str();
+    text += text.empty() ? "blocks" : ", blocks";
+    record(kind, obj, op, std::move(text), loc);
   }
-  decide(false);
+  decide_inline(false);
   if (aborting_) {
     if (may_unwind) {
       abort_point();
@@ -101,79 +135,58 @@ bool Engine::block(Kind kind, const void* obj, Wait wait, std::string_view op, s
   return true;
 }
 
-void Engine::decide(bool yielded) {
-  Thread& cur = *current_;
-  // Before the step is reported: a spurious wake is part of it (see engine.hpp). Not when the
-  // step bound ends the execution below, nor when no other thread could run (a deadlock stays
-  // one: a wait that only a spurious wake-up ends is a bug).
-  Thread* woken = nullptr;
-  if (spurious_wakeups_on_ && !runnable_.empty() && steps_ <= options_.max_steps) {
-    woken = wake_spuriously(cur);
-    if (aborting_) return;  // the strategy refused to answer
+bool Engine::report_step(const Thread& cur) {
+  bool go_on = true;
+  std::string refused;
+  try {
+    go_on = strategy_->step_taken(cur.id, accesses_, runnable_);
+  } catch (const std::exception& e) {
+    refused = e.what();
   }
-  if (observe_) {
-    bool go_on = true;
-    std::string refused;
-    try {
-      go_on = strategy_->step_taken(cur.id, accesses_, runnable_);
-    } catch (const std::exception& e) {
-      refused = e.what();
-    }
-    accesses_.clear();
-    event_open_ = false;
-    if (!refused.empty()) {
-      end_execution(Outcome::exception, "strategy", refused, nullptr);
-      return;
-    }
-    if (!go_on) {
-      end_execution(Outcome::pruned, "", "", nullptr);
-      return;
-    }
+  accesses_.clear();
+  event_open_ = false;
+  if (!refused.empty()) {
+    end_execution(Outcome::exception, "strategy", refused, nullptr);
+    return false;
   }
-  if (steps_ > options_.max_steps) {
-    end_execution(Outcome::step_bound, "step-bound",
-                  "step bound of " + std::to_string(options_.max_steps) +
-                      " exceeded (livelock or starvation)",
-                  nullptr);
-    return;
+  if (!go_on) {
+    end_execution(Outcome::pruned, "", "", nullptr);
+    return false;
   }
+  return true;
+}
+
+void Engine::exceed_step_bound() {
+  end_execution(
+      Outcome::step_bound, "step-bound",
+      "step bound of " + std::to_string(options_.max_steps) + " exceeded (livelock or starvation)",
+      nullptr);
+}
+
+bool Engine::ask_next_thread(const Thread& cur, bool yielded, std::size_t* index) {
   const std::size_t n = runnable_.size();
-  if (n == 0) {
-    no_runnable();
-    return;
+  std::size_t i = 0;
+  std::string refused;
+  // A strategy that throws (a replay that no longer fits the program) ends the execution
+  // here: its exception must not travel through the primitive's frames, some noexcept.
+  try {
+    i = strategy_->next_thread(runnable_, cur.id, yielded);
+  } catch (const std::exception& e) {
+    refused = e.what();
   }
-  ThreadId next = runnable_[0];
-  if (woken != nullptr) {
-    next = woken->id;
-  } else if (n > 1) {
-    std::size_t i = 0;
-    std::string refused;
-    // A strategy that throws (a replay that no longer fits the program) ends the execution
-    // here: its exception must not travel through the primitive's frames, some noexcept.
-    try {
-      i = strategy_->next_thread(runnable_, cur.id, yielded);
-    } catch (const std::exception& e) {
-      refused = e.what();
-    }
-    if (!refused.empty()) {
-      end_execution(Outcome::exception, "strategy", refused, nullptr);
-      return;
-    }
-    if (i >= n) {
-      end_execution(Outcome::exception, "strategy",
-                    "the strategy chose index " + std::to_string(i) + " among " +
-                        std::to_string(n) + " runnable threads",
-                    nullptr);
-      return;
-    }
-    next = runnable_[i];
+  if (!refused.empty()) {
+    end_execution(Outcome::exception, "strategy", refused, nullptr);
+    return false;
   }
-  event_open_ = true;  // the chosen thread's next step begins
-  if (next != cur.id) {
-    Thread& to = *threads_[next];
-    current_ = &to;
-    switch_context(cur.ctx, to.ctx);
+  if (i >= n) {
+    end_execution(Outcome::exception, "strategy",
+                  "the strategy chose index " + std::to_string(i) + " among " + std::to_string(n) +
+                      " runnable threads",
+                  nullptr);
+    return false;
   }
+  *index = i;
+  return true;
 }
 
 Thread* Engine::wake_spuriously(const Thread& cur) {
@@ -198,25 +211,33 @@ Thread* Engine::wake_spuriously(const Thread& cur) {
 }
 
 Engine::WaitEnd Engine::block_platform_wait(Kind kind, const void* obj, Wait wait,
-                                            std::string_view op, std::string values,
+                                            std::string_view op, TraceValues values,
                                             const source_location& loc, Point point) {
   Thread& self = *current_;
   // Kept for the trace of a spurious return; only when one can happen.
   std::string spurious_values;
-  if (tracing_ && spurious_wakeups_on_) spurious_values = values + (values.empty() ? "" : ", ");
+  if (tracing_ && spurious_wakeups_on_) {
+    spurious_values = values.str();
+    if (!spurious_values.empty()) spurious_values += ", ";
+  }
   self.may_wake_spuriously = spurious_wakeups_on_;
-  const bool blocked = block(kind, obj, wait, op, std::move(values), loc);
+  const bool blocked = block(kind, obj, wait, op, values, loc);
   self.may_wake_spuriously = false;
   if (!blocked) return WaitEnd::teardown;
   if (!self.woken_spuriously) return WaitEnd::woken;
   self.woken_spuriously = false;
   if (tracing_) spurious_values += "spurious";
-  step(kind, obj, op, std::move(spurious_values), loc, point, /*writes=*/false);
+  step(kind, obj, op, spurious_values, loc, point, /*writes=*/false);
   return WaitEnd::spurious;
 }
 
 std::uint64_t Engine::choose(std::uint64_t bound) {
   if (bound < 2 || aborting_) return 0;
+  if (draws_.rng != nullptr) {
+    const std::uint64_t v = draws_.rng->below(bound);
+    if (draws_.record != nullptr) draws_.record->push_back(Choice{ChoiceKind::kNumber, v, bound});
+    return v;
+  }
   std::uint64_t v = 0;
   std::string refused;
   try {

@@ -13,25 +13,23 @@ namespace syncstress::sim {
 
 namespace detail {
 
-void Engine::wait_on_address(const void* obj, bool equal, std::string values,
+void Engine::wait_on_address(const void* obj, bool equal, TraceValues values,
                              const source_location& loc) {
   if (aborting_) {
     abort_point();
     return;
   }
   if (!equal) {
-    if (tracing_) values += ", value differs";
-    step(Kind::atomic, obj, "wait_on_address", std::move(values), loc, Point::unwind,
-         /*writes=*/false);
+    auto differs = [&] { return values.str() + ", value differs"; };
+    step(Kind::atomic, obj, "wait_on_address", differs, loc, Point::unwind, /*writes=*/false);
     return;
   }
   if (inject(spurious_wakeups_on_)) {
-    if (tracing_) values += ", spurious";
-    step(Kind::atomic, obj, "wait_on_address", std::move(values), loc, Point::unwind,
-         /*writes=*/false);
+    auto spurious = [&] { return values.str() + ", spurious"; };
+    step(Kind::atomic, obj, "wait_on_address", spurious, loc, Point::unwind, /*writes=*/false);
     return;
   }
-  block_platform_wait(Kind::atomic, obj, Wait::address, "wait_on_address", std::move(values), loc,
+  block_platform_wait(Kind::atomic, obj, Wait::address, "wait_on_address", values, loc,
                       Point::unwind);
 }
 
@@ -51,10 +49,11 @@ void Engine::wake_address(const void* obj, bool all, std::string_view op,
     wake(*t, false);
     woken = 1;
   }
-  step(Kind::atomic, obj, op, tracing_ ? "woke " + std::to_string(woken) : std::string(), loc);
+  auto woke = [woken] { return "woke " + std::to_string(woken); };
+  step(Kind::atomic, obj, op, woke, loc);
 }
 
-void Engine::mutex_lock(mutex& m, const source_location& loc) {
+void Engine::mutex_lock(mutex& m, source_location loc) {
   if (aborting_) {
     abort_point();
     return;
@@ -66,12 +65,12 @@ void Engine::mutex_lock(mutex& m, const source_location& loc) {
       step(Kind::mutex, &m, "lock", {}, loc);
       return;
     }
-    std::string values = tracing_ ? "held by t" + std::to_string(m.owner_) : std::string();
-    if (!block(Kind::mutex, &m, Wait::mutex, "lock", std::move(values), loc, m.owner_)) return;
+    auto held = [&m] { return "held by t" + std::to_string(m.owner_); };
+    if (!block(Kind::mutex, &m, Wait::mutex, "lock", held, loc, m.owner_)) return;
   }
 }
 
-void Engine::mutex_unlock(mutex& m, const source_location& loc) {
+void Engine::mutex_unlock(mutex& m, source_location loc) {
   if (!m.held_ && !aborting_) {
     violation(Outcome::violation, "check",
               "unlock of " + name_of(Kind::mutex, &m) + ", which is not held", &loc);
@@ -85,30 +84,30 @@ void Engine::mutex_unlock(mutex& m, const source_location& loc) {
   step(Kind::mutex, &m, "unlock", {}, loc);
 }
 
-bool Engine::mutex_try_lock(mutex& m, const source_location& loc) {
+bool Engine::mutex_try_lock(mutex& m, source_location loc) {
   if (!m.held_) {
     m.held_ = true;
     m.owner_ = current_id();
-    step(Kind::mutex, &m, "try_lock", tracing_ ? "acquired" : "", loc, Point::unwind);
+    step(Kind::mutex, &m, "try_lock", "acquired", loc, Point::unwind);
     return true;
   }
-  step(Kind::mutex, &m, "try_lock", tracing_ ? "failed" : "", loc, Point::unwind,
+  step(Kind::mutex, &m, "try_lock", "failed", loc, Point::unwind,
        /*writes=*/false);
   return false;
 }
 
-void Engine::park(parker& p, const source_location& loc) {
+void Engine::park(parker& p, source_location loc) {
   if (aborting_) {
     abort_point();
     return;
   }
   if (p.permit_) {
     p.permit_ = false;
-    step(Kind::parker, &p, "park", tracing_ ? "permit" : "", loc);
+    step(Kind::parker, &p, "park", "permit", loc);
     return;
   }
   if (inject(spurious_wakeups_on_)) {
-    step(Kind::parker, &p, "park", tracing_ ? "spurious" : "", loc, Point::plain,
+    step(Kind::parker, &p, "park", "spurious", loc, Point::plain,
          /*writes=*/false);
     return;
   }
@@ -119,7 +118,7 @@ void Engine::park(parker& p, const source_location& loc) {
   }
 }
 
-void Engine::unpark(parker& p, const source_location& loc) {
+void Engine::unpark(parker& p, source_location loc) {
   p.permit_ = true;
   if (observe_ && !aborting_) touch_waiters(&p);
   if (!aborting_ && p.owner_ < thread_count_) {
@@ -131,7 +130,7 @@ void Engine::unpark(parker& p, const source_location& loc) {
   step(Kind::parker, &p, "unpark", {}, loc);
 }
 
-void Engine::event_set(bool& signaled, bool manual, const void* obj, const source_location& loc) {
+void Engine::event_set(bool& signaled, bool manual, const void* obj, source_location loc) {
   const Kind kind = manual ? Kind::manual_reset_event : Kind::auto_reset_event;
   if (aborting_) {
     signaled = true;
@@ -169,12 +168,12 @@ void Engine::event_set(bool& signaled, bool manual, const void* obj, const sourc
   step(kind, obj, "set", {}, loc);
 }
 
-void Engine::event_reset(bool& signaled, bool manual, const void* obj, const source_location& loc) {
+void Engine::event_reset(bool& signaled, bool manual, const void* obj, source_location loc) {
   signaled = false;
   step(manual ? Kind::manual_reset_event : Kind::auto_reset_event, obj, "reset", {}, loc);
 }
 
-void Engine::event_wait(bool& signaled, bool manual, const void* obj, const source_location& loc) {
+void Engine::event_wait(bool& signaled, bool manual, const void* obj, source_location loc) {
   const Kind kind = manual ? Kind::manual_reset_event : Kind::auto_reset_event;
   if (aborting_) {
     abort_point();
@@ -183,7 +182,7 @@ void Engine::event_wait(bool& signaled, bool manual, const void* obj, const sour
   for (;;) {
     if (signaled) {
       if (!manual) signaled = false;
-      step(kind, obj, "wait", tracing_ ? "signaled" : "", loc);
+      step(kind, obj, "wait", "signaled", loc);
       return;
     }
     if (!block(kind, obj, Wait::event, "wait", {}, loc)) return;
@@ -195,13 +194,12 @@ void Engine::event_wait(bool& signaled, bool manual, const void* obj, const sour
   }
 }
 
-bool Engine::event_try_wait(bool& signaled, bool manual, const void* obj,
-                            const source_location& loc) {
+bool Engine::event_try_wait(bool& signaled, bool manual, const void* obj, source_location loc) {
   const Kind kind = manual ? Kind::manual_reset_event : Kind::auto_reset_event;
   const bool got = signaled;
   if (got && !manual) signaled = false;
-  step(kind, obj, "try_wait", tracing_ ? (got ? "signaled" : "not signaled") : "", loc,
-       Point::unwind, /*writes=*/got && !manual);
+  step(kind, obj, "try_wait", got ? "signaled" : "not signaled", loc, Point::unwind,
+       /*writes=*/got && !manual);
   return got;
 }
 
