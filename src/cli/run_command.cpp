@@ -130,7 +130,7 @@ class RunCommand final : public Command {
       invocation.out << "report: " << out.string() << '\n';
     }
     if (earlier) return exit_code_of(invocation, report);
-    return exit_code(invocation, outcome);
+    return exit_code(invocation, outcome, description.out);
   }
 
  private:
@@ -337,18 +337,24 @@ class RunCommand final : public Command {
 
   /// The exit code of a finished or interrupted run; says on stderr why the run was not
   /// conclusive when it was not.
-  static int exit_code(const Invocation& invocation, const RunOutcome& outcome) {
-    std::size_t fail = 0, error = 0, inconclusive = 0;
+  static int exit_code(const Invocation& invocation, const RunOutcome& outcome,
+                       const std::filesystem::path& report) {
+    std::size_t fail = 0, error = 0, inconclusive = 0, resumable = 0;
     for (const auto& cell : outcome.cells) {
       fail += cell.verdict == Verdict::fail ? 1 : 0;
       error += cell.verdict == Verdict::error ? 1 : 0;
       inconclusive += cell.verdict == Verdict::inconclusive ? 1 : 0;
+      resumable += cell.position.is_null() ? 0 : 1;
     }
+    const std::string go_on =
+        resumable == 0
+            ? ""
+            : concat("; go on from where they stopped: syncstress run --resume ", report.string());
     if (outcome.interrupted_by != 0) {
       invocation.err << "syncstress: interrupted by "
                      << (outcome.interrupted_by == SIGINT ? "SIGINT" : "SIGTERM") << " after "
                      << outcome.cells.size() << " of " << outcome.cells_planned
-                     << " cells; the report holds those\n";
+                     << " cells; the report holds those" << go_on << "\n";
       return 128 + outcome.interrupted_by;
     }
     if (fail != 0) return kExitViolation;
@@ -357,7 +363,8 @@ class RunCommand final : public Command {
       invocation.err << "syncstress: " << inconclusive
                      << " cell(s) inconclusive: the time budget ended them before their planned "
                         "executions with nothing broken; raise --time-budget, lower "
-                        "--executions, or pass --soak if the time budget is the plan\n";
+                        "--executions, or pass --soak if the time budget is the plan"
+                     << go_on << "\n";
       return kExitInconclusive;
     }
     return kExitOk;
