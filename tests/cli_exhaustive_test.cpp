@@ -32,6 +32,16 @@ TEST(CliExhaustive, AViolationIsReportedWithTheFewestPreemptionsItsSearchFinds) 
   const auto replay = run_cli({"replay", "r.json", "--violation", "1"}, dir.path());
   EXPECT_EQ(replay.exit_code, 1) << replay.out << replay.err;
   EXPECT_NE(replay.out.find(v.at("property").get<std::string>()), std::string::npos) << replay.out;
+  // --verbose draws it as swimlanes: a lane per thread, the breach marked.
+  const auto lanes = run_cli({"replay", "r.json", "--violation", "1", "--verbose"}, dir.path());
+  EXPECT_EQ(lanes.exit_code, 1) << lanes.err;
+  EXPECT_NE(lanes.out.find("  step | t0 "), std::string::npos) << lanes.out;
+  EXPECT_NE(lanes.out.find("\n=> " + v.at("property").get<std::string>()), std::string::npos)
+      << lanes.out;
+  EXPECT_NE(lanes.out.find("harness step"), std::string::npos) << lanes.out;
+  const auto all =
+      run_cli({"replay", "r.json", "--violation", "1", "--verbose", "--all-steps"}, dir.path());
+  EXPECT_EQ(all.out.find("folded"), std::string::npos) << all.out;
 }
 
 TEST(CliExhaustive, AViolationThatNeedsNoPreemptionIsReportedAsFound) {

@@ -6,6 +6,7 @@
 #include "cli/numbers.hpp"
 #include "cli/resolve.hpp"
 #include "report/report.hpp"
+#include "report/swimlane.hpp"
 #include "scenarios/preset_files.hpp"
 #include "schedules/schedule_codec.hpp"
 #include "supervise/replay.hpp"
@@ -57,8 +58,12 @@ class ReplayCommand final : public Command {
                     ->allow_extra_args(false);
     for (auto* option : {scenario, preset, primitive, seed, set}) option->needs(schedule);
     auto* quiet = sub_->add_flag("--quiet,-q", quiet_, "Print nothing but errors");
-    auto* verbose = sub_->add_flag("--verbose,-v", verbose_, "Print the whole trace");
+    auto* verbose = sub_->add_flag(
+        "--verbose,-v", verbose_,
+        "Print the execution as swimlanes: a column per thread, a row per step, the harness's "
+        "steps folded");
     quiet->excludes(verbose);
+    sub_->add_flag("--all-steps", all_steps_, "With --verbose: show the harness's steps too");
     sub_->footer(
         "Examples:\n  syncstress replay part8.json --violation 1\n"
         "  syncstress replay --scenario shared-mutex-starvation --primitive shared_mutex_part8 "
@@ -72,7 +77,12 @@ class ReplayCommand final : public Command {
     const ReplayOutcome outcome = supervise::replay(config);
     if (config.verbosity != Verbosity::quiet) {
       if (config.verbosity == Verbosity::verbose) {
-        for (const auto& line : outcome.trace) invocation.out << line << '\n';
+        report::SwimlaneOptions lanes;
+        lanes.all_steps = all_steps_;
+        if (outcome.violation) {
+          lanes.breach = outcome.violation->property + ": " + outcome.violation->message;
+        }
+        invocation.out << report::render_swimlane(outcome.trace, lanes);
       }
       if (outcome.violation) {
         invocation.out << "violation reproduced after " << outcome.steps
@@ -175,6 +185,7 @@ class ReplayCommand final : public Command {
   std::vector<std::string> sets_;
   bool quiet_ = false;
   bool verbose_ = false;
+  bool all_steps_ = false;
 };
 
 }  // namespace

@@ -1,0 +1,24 @@
+// A counterexample for people: an execution's trace (the report's "trace", one step per line)
+// drawn as swimlanes, one column per thread, one row per step, so that who ran when and where
+// the context switched is seen at a glance. The harness's own bookkeeping (coroutine resumes
+// of the task type, the scenario's counters, thread exits) is folded into a count unless all
+// steps are asked for; the primitive's operations are shown in full with their object, values
+// and file:line; the last step, where the property broke, is marked with its message.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace syncstress::report {
+
+struct SwimlaneOptions {
+  bool all_steps = false;  ///< show the harness's bookkeeping too
+  /// The broken property and its message, shown at the last step; empty for none.
+  std::string breach;
+};
+
+/// The swimlane text of `trace` (lines as Trace::format writes them: "step thread op object
+/// [values] file:line"). A line that does not parse is shown as it is, across all lanes.
+std::string render_swimlane(const std::vector<std::string>& trace, const SwimlaneOptions& options);
+
+}  // namespace syncstress::report
