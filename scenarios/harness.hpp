@@ -120,11 +120,7 @@ class Judge {
   requires std::is_invocable_r_v<std::string, MakeMessage&>
   void require(Claim c, bool ok, MakeMessage make_message,
                source_location loc = source_location::current()) {
-    if constexpr (allocations_are_choices<P>()) {
-      require(c, ok, make_message(), loc);
-    } else if (!ok) {
-      require(c, ok, make_message(), loc);
-    }
+    if (allocations_are_choices<P>() || !ok) require(c, ok, make_message(), loc);
   }
 
  private:
