@@ -105,6 +105,11 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
   std::uint64_t planned = strategy.shard_executions(plan.shard, plan.executions);
   auto* reduced = dynamic_cast<DporStrategy*>(inner.get());
   auto* plain = dynamic_cast<ExhaustiveStrategy*>(inner.get());
+  const bool exhaustive = reduced != nullptr || plain != nullptr;
+  // An exhaustive search's preemptions in the current execution so far.
+  const auto preemptions = [&] {
+    return reduced != nullptr ? reduced->preemptions() : plain->preemptions();
+  };
   // The run's number of the next execution (strategies that split by execution number).
   std::uint64_t next_execution =
       strategy.splits_by_prefix() ? 0 : plan.shard.range(plan.executions).first;
@@ -154,7 +159,7 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
   // On a terminal, an exhaustive search shows how far it has got (others are short enough).
   ProgressLine progress(std::string(cell.primitive->name) + " " + cell.preset.name);
   while (out.executions < planned) {
-    if ((reduced != nullptr || plain != nullptr) && progress.due(elapsed())) {
+    if (exhaustive && progress.due(elapsed())) {
       const double t = elapsed();
       char text[200];
       std::snprintf(text, sizeof text,
@@ -192,9 +197,7 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
     out.steps += r.steps;
     // Ended by the reduction: equivalent to an execution already run, observed nowhere.
     if (r.outcome == sim::Outcome::pruned) continue;
-    if (reduced != nullptr || plain != nullptr) {
-      ++by_preemptions[reduced != nullptr ? reduced->preemptions() : plain->preemptions()];
-    }
+    if (exhaustive) ++by_preemptions[preemptions()];
     const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
     metrics.add(obs, j);
     if (obs.unclaimed.count(std::string(to_string(headline_claim(cell.preset.family))))) {
@@ -210,9 +213,9 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
     v.schedule = encode(schedule);
     Schedule reported = schedule;
     Judgement reported_judgement = j;
-    if (j.claimed && (reduced != nullptr || plain != nullptr)) {
+    if (j.claimed && exhaustive) {
       // An exhaustive search reports the fewest preemptions it can find for the property.
-      v.preemptions = reduced != nullptr ? reduced->preemptions() : plain->preemptions();
+      v.preemptions = preemptions();
       const std::uint64_t cap = std::min<std::uint64_t>(planned, kFewerPreemptionsCap);
       const auto fewer = search_fewer_preemptions(
           cell, j, *v.preemptions, cap,
@@ -274,7 +277,7 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
   } else if (plain != nullptr) {
     out.metrics["exhaustive"] = {{"reduction", "none"}};
   }
-  if (reduced != nullptr || plain != nullptr) {
+  if (exhaustive) {
     // Element p: the executions with p preemptions.
     nlohmann::json counts = nlohmann::json::array();
     for (const auto& [p, n] : by_preemptions) {

@@ -1,5 +1,6 @@
 // `syncstress run`: flags -> RunConfig (names resolved, --schedule parsed) -> run_matrix ->
 // report file + table.
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <limits>
@@ -129,8 +130,7 @@ class RunCommand final : public Command {
       if (config.verbosity == Verbosity::verbose) print_violations(invocation.out, report);
       invocation.out << "report: " << out.string() << '\n';
     }
-    if (earlier) return exit_code_of(invocation, report);
-    return exit_code(invocation, outcome, description.out);
+    return exit_code(invocation, report, out);
   }
 
  private:
@@ -240,26 +240,6 @@ class RunCommand final : public Command {
     report::recount_summary(report);
   }
 
-  /// The exit code of a resumed run, from the whole run's report.
-  static int exit_code_of(const Invocation& invocation, const nlohmann::json& report) {
-    const auto& s = report.at("summary");
-    const auto& by = s.value("interrupted_by", nlohmann::json());
-    if (by.is_string()) {
-      invocation.err << "syncstress: interrupted by " << by.get<std::string>()
-                     << "; the report holds the position reached: run --resume it again\n";
-      return 128 + (by == "SIGINT" ? SIGINT : SIGTERM);
-    }
-    if (s.value("fail", 0) != 0) return kExitViolation;
-    if (s.value("error", 0) != 0) return kExitInternal;
-    if (s.value("inconclusive", 0) != 0) {
-      invocation.err << "syncstress: " << s.value("inconclusive", 0)
-                     << " cell(s) inconclusive: the time budget ended them again; run --resume "
-                        "the new report to go on\n";
-      return kExitInconclusive;
-    }
-    return kExitOk;
-  }
-
   /// What to run, resolved, and how the report records the request.
   struct Validated {
     RunConfig config;
@@ -335,32 +315,32 @@ class RunCommand final : public Command {
     return v;
   }
 
-  /// The exit code of a finished or interrupted run; says on stderr why the run was not
-  /// conclusive when it was not.
-  static int exit_code(const Invocation& invocation, const RunOutcome& outcome,
-                       const std::filesystem::path& report) {
-    std::size_t fail = 0, error = 0, inconclusive = 0, resumable = 0;
-    for (const auto& cell : outcome.cells) {
-      fail += cell.verdict == Verdict::fail ? 1 : 0;
-      error += cell.verdict == Verdict::error ? 1 : 0;
-      inconclusive += cell.verdict == Verdict::inconclusive ? 1 : 0;
-      resumable += cell.position.is_null() ? 0 : 1;
-    }
+  /// The exit code of a finished or interrupted run, from its report (for --resume, the whole
+  /// run's); says on stderr why the run was not conclusive when it was not, and how to go on
+  /// when a cell kept a position.
+  static int exit_code(const Invocation& invocation, const nlohmann::json& report,
+                       const std::filesystem::path& path) {
+    const auto& summary = report.at("summary");
+    const auto count = [&](const char* verdict) { return summary.value(verdict, std::size_t{0}); };
+    const bool resumable = std::any_of(report.at("cells").begin(), report.at("cells").end(),
+                                       [](const nlohmann::json& cell) {
+                                         return !cell.value("position", nlohmann::json()).is_null();
+                                       });
     const std::string go_on =
-        resumable == 0
-            ? ""
-            : concat("; go on from where they stopped: syncstress run --resume ", report.string());
-    if (outcome.interrupted_by != 0) {
-      invocation.err << "syncstress: interrupted by "
-                     << (outcome.interrupted_by == SIGINT ? "SIGINT" : "SIGTERM") << " after "
-                     << outcome.cells.size() << " of " << outcome.cells_planned
+        resumable
+            ? concat("; go on from where they stopped: syncstress run --resume ", path.string())
+            : "";
+    const auto& by = summary.value("interrupted_by", nlohmann::json());
+    if (by.is_string()) {
+      invocation.err << "syncstress: interrupted by " << by.get<std::string>() << " after "
+                     << count("cells") << " of " << count("cells_planned")
                      << " cells; the report holds those" << go_on << "\n";
-      return 128 + outcome.interrupted_by;
+      return 128 + (by == "SIGINT" ? SIGINT : SIGTERM);
     }
-    if (fail != 0) return kExitViolation;
-    if (error != 0) return kExitInternal;
-    if (inconclusive != 0) {
-      invocation.err << "syncstress: " << inconclusive
+    if (count("fail") != 0) return kExitViolation;
+    if (count("error") != 0) return kExitInternal;
+    if (count("inconclusive") != 0) {
+      invocation.err << "syncstress: " << count("inconclusive")
                      << " cell(s) inconclusive: the time budget ended them before their planned "
                         "executions with nothing broken; raise --time-budget, lower "
                         "--executions, or pass --soak if the time budget is the plan"

@@ -106,7 +106,22 @@ std::string merged_verdict(const std::vector<std::string>& verdicts) {
   return "pass";
 }
 
-json add_metrics(json into, const json& from);
+/// `into` plus `from`'s metrics, with what cannot be added up left out and named in
+/// "not_merged" (with what either side had left out already).
+json add_metrics(json into, json from) {
+  std::set<std::string> dropped;
+  for (json* m : {&into, &from}) {
+    if (!m->contains("not_merged")) continue;
+    for (const auto& k : m->at("not_merged")) dropped.insert(k.get<std::string>());
+    m->erase("not_merged");
+  }
+  merge_metric("metrics", into, from, dropped);
+  erase_keys(into, dropped);
+  if (!dropped.empty()) {
+    into["not_merged"] = std::vector<std::string>(dropped.begin(), dropped.end());
+  }
+  return into;
+}
 
 json merge_cell(const std::vector<const json*>& parts) {
   json out = *parts.front();
@@ -147,46 +162,7 @@ json merge_cell(const std::vector<const json*>& parts) {
   return out;
 }
 
-/// `into` plus `from`'s metrics, with what cannot be added up left out and named.
-json add_metrics(json into, const json& from) {
-  std::set<std::string> dropped;
-  for (const json* m : std::initializer_list<const json*>{&into, &from}) {
-    if (!m->contains("not_merged")) continue;
-    for (const auto& k : m->at("not_merged")) dropped.insert(k.get<std::string>());
-  }
-  for (const auto& [k, v] : from.items()) {
-    if (k == "not_merged") continue;
-    if (!into.contains(k)) {
-      into[k] = v;
-    } else {
-      merge_metric(k, into[k], v, dropped);
-    }
-  }
-  erase_keys(into, dropped);
-  into.erase("not_merged");
-  if (!dropped.empty()) {
-    into["not_merged"] = std::vector<std::string>(dropped.begin(), dropped.end());
-  }
-  return into;
-}
-
 }  // namespace
-
-void recount_summary(json& report) {
-  json& summary = report["summary"];
-  for (const char* k :
-       {"pass", "fail", "measured", "inconclusive", "interrupted", "error", "violations"}) {
-    summary[k] = 0;
-  }
-  for (const auto& cell : report.at("cells")) {
-    const auto verdict = cell.at("verdict").get<std::string>();
-    summary[verdict] = summary.value(verdict, 0) + 1;
-    summary["violations"] = summary["violations"].get<std::size_t>() + cell.at("violations").size();
-  }
-  summary["cells"] = report.at("cells").size();
-  summary["cells_planned"] =
-      std::max(summary.value("cells_planned", std::size_t{0}), report.at("cells").size());
-}
 
 json continue_cell(const json& before, const json& after) {
   json out = after;

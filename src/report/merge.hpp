@@ -30,7 +30,4 @@ nlohmann::json merge_reports(const std::vector<ShardReport>& shards);
 /// wins), stop, coverage and position, the violations of both.
 nlohmann::json continue_cell(const nlohmann::json& before, const nlohmann::json& after);
 
-/// Recounts a report's summary (verdicts and violations) from its cells.
-void recount_summary(nlohmann::json& report);
-
 }  // namespace syncstress::report

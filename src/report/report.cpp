@@ -102,26 +102,13 @@ Context current_context(const std::vector<std::string>& command_line) {
 nlohmann::json build_report(const Context& context, const RunDescription& config,
                             const RunOutcome& outcome) {
   json cells = json::array();
+  for (const auto& cell : outcome.cells) cells.push_back(to_json(cell));
   json summary = {
-      {"cells", outcome.cells.size()},
       {"cells_planned", std::max(outcome.cells_planned, outcome.cells.size())},
-      {"pass", 0},
-      {"fail", 0},
-      {"measured", 0},
-      {"inconclusive", 0},
-      {"interrupted", 0},
-      {"error", 0},
-      {"violations", 0},
       {"interrupted_by", outcome.interrupted_by == 0
                              ? json(nullptr)
                              : json(outcome.interrupted_by == SIGINT ? "SIGINT" : "SIGTERM")}};
-  for (const auto& cell : outcome.cells) {
-    cells.push_back(to_json(cell));
-    summary[std::string(to_string(cell.verdict))] =
-        summary[std::string(to_string(cell.verdict))].get<std::size_t>() + 1;
-    summary["violations"] = summary["violations"].get<std::size_t>() + cell.violations.size();
-  }
-  return json{
+  json report{
       {"schema", kReportSchema},
       {"context",
        {
@@ -138,6 +125,24 @@ nlohmann::json build_report(const Context& context, const RunDescription& config
       {"cells", cells},
       {"summary", summary},
   };
+  recount_summary(report);
+  return report;
+}
+
+void recount_summary(json& report) {
+  json& summary = report["summary"];
+  for (const char* k :
+       {"pass", "fail", "measured", "inconclusive", "interrupted", "error", "violations"}) {
+    summary[k] = 0;
+  }
+  for (const auto& cell : report.at("cells")) {
+    const auto verdict = cell.at("verdict").get<std::string>();
+    summary[verdict] = summary.value(verdict, 0) + 1;
+    summary["violations"] = summary["violations"].get<std::size_t>() + cell.at("violations").size();
+  }
+  summary["cells"] = report.at("cells").size();
+  summary["cells_planned"] =
+      std::max(summary.value("cells_planned", std::size_t{0}), report.at("cells").size());
 }
 
 void write_report(const std::filesystem::path& path, const nlohmann::json& report) {

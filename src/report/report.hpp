@@ -56,6 +56,10 @@ std::string utc_file_stamp_now();
 nlohmann::json build_report(const Context& context, const RunDescription& config,
                             const RunOutcome& outcome);
 
+/// Recounts a report's summary (cells, verdicts, violations) from its cells; keeps its
+/// interrupted_by and raises cells_planned to the cells there are.
+void recount_summary(nlohmann::json& report);
+
 /// Writes `report` atomically to `path` (pretty-printed, newline at the end).
 void write_report(const std::filesystem::path& path, const nlohmann::json& report);
 
