@@ -30,6 +30,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     commands.push_back(add_replay_command(app));
     commands.push_back(add_gate_command(app));
     commands.push_back(add_merge_command(app));
+    commands.push_back(add_html_command(app));
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -89,6 +89,9 @@ class RunCommand final : public Command {
     sub_->add_option("--out", out_,
                      "Report file (default: results/runs/<UTC time>-<scenario>.json)")
         ->type_name("FILE");
+    sub_->add_option("--html", html_,
+                     "Also write the report as an HTML page (see: syncstress html)")
+        ->type_name("FILE");
     auto* resume =
         sub_->add_option("--resume", resume_,
                          "Go on with a run stopped by its time budget or a signal, from the "
@@ -115,6 +118,7 @@ class RunCommand final : public Command {
     std::optional<nlohmann::json> earlier;
     if (!resume_.empty()) earlier = take_settings_from(resume_);
     auto [config, description] = validate();
+    if (!html_.empty()) report::check_writable("--html", html_);
     if (earlier) config.resume = positions_of(*earlier);
     // From here on Ctrl-C stops the run and still writes its report (util/interrupt.hpp).
     interrupt::install();
@@ -125,6 +129,7 @@ class RunCommand final : public Command {
     const auto& out = description.out;
     if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
     report::write_report(out, report);
+    if (!html_.empty()) write_html_report(report, html_);
     if (config.verbosity != Verbosity::quiet) {
       report::print_table(invocation.out, report);
       if (config.verbosity == Verbosity::verbose) print_violations(invocation.out, report);
@@ -374,6 +379,7 @@ class RunCommand final : public Command {
   std::string time_budget_;
   std::vector<std::string> sets_;
   std::string out_;
+  std::string html_;
   std::string shard_;
   std::string resume_;
   bool soak_ = false;

@@ -174,4 +174,32 @@ std::string render_swimlane(const std::vector<std::string>& trace, const Swimlan
   return trimmed;
 }
 
+SwimlaneTable swimlane_table(const std::vector<std::string>& trace) {
+  SwimlaneTable table;
+  std::string previous_thread;
+  for (const auto& line : trace) {
+    auto s = parse(line);
+    SwimlaneStep step;
+    if (!s) {
+      step.text = line;
+      table.steps.push_back(std::move(step));
+      continue;
+    }
+    step.parsed = true;
+    step.switched = !previous_thread.empty() && s->thread != previous_thread;
+    previous_thread = s->thread;
+    if (std::find(table.threads.begin(), table.threads.end(), s->thread) == table.threads.end()) {
+      table.threads.push_back(s->thread);
+    }
+    step.step = std::move(s->step);
+    step.thread = std::move(s->thread);
+    step.text = std::move(s->text);
+    step.where = std::move(s->where);
+    step.bookkeeping = s->bookkeeping;
+    table.steps.push_back(std::move(step));
+  }
+  std::sort(table.threads.begin(), table.threads.end(), thread_less);
+  return table;
+}
+
 }  // namespace syncstress::report

@@ -21,4 +21,24 @@ struct SwimlaneOptions {
 /// [values] file:line"). A line that does not parse is shown as it is, across all lanes.
 std::string render_swimlane(const std::vector<std::string>& trace, const SwimlaneOptions& options);
 
+/// One step of a trace, parsed for drawing it elsewhere (the HTML report).
+struct SwimlaneStep {
+  bool parsed = false;       ///< false: a line that does not parse; `text` is all of it
+  std::string step{};        ///< "12"
+  std::string thread{};      ///< "t1"
+  std::string text{};        ///< op, object and values
+  std::string where{};       ///< file:line, or "-"
+  bool bookkeeping = false;  ///< the harness's own step, which render_swimlane folds
+  bool switched = false;     ///< a context switch: another thread than the step before ran
+};
+
+/// A trace as swimlanes without the drawing: its threads in order ("t0", "t1", ..., "t10") and
+/// its steps parsed as render_swimlane parses them. The last step is where the property broke.
+struct SwimlaneTable {
+  std::vector<std::string> threads{};
+  std::vector<SwimlaneStep> steps{};
+};
+
+SwimlaneTable swimlane_table(const std::vector<std::string>& trace);
+
 }  // namespace syncstress::report
