@@ -13,6 +13,18 @@
 
 namespace syncstress {
 
+/// What shrinking (scenarios/shrink.hpp) did with a violation, or why it did not.
+struct ShrinkNote {
+  std::string skipped{};  ///< why it was not shrunk ("--no-shrink", a Relacy schedule, ...)
+  std::uint64_t executions = 0;
+  double seconds = 0;
+  std::string stopped_by{};  ///< "done", "executions", "time" or "interrupted"
+  /// Why its trials ran in child processes (a crash, a misused coroutine frame, a trial that
+  /// took the cell's process down); set in the cell's child, the supervisor shrinks it there.
+  std::string in_children{};
+  std::string not_reported{};  ///< why a shrunk schedule was found but not reported
+};
+
 /// One broken property in one execution, replayable from the fields below.
 struct Violation {
   std::string property;  ///< claim name as to_string(Claim) spells it, or "deadlock", ...
@@ -30,6 +42,20 @@ struct Violation {
   /// first, and its preemptions.
   std::string first_found_schedule{};
   std::uint32_t first_found_preemptions = 0;
+  /// Steps of `schedule`'s execution (sim; 0 when not measured).
+  std::uint64_t steps = 0;
+  /// Shrunk (scenarios/shrink.hpp): the schedule as the search found it, its steps and
+  /// preemptions, and its replay command; `schedule`, `steps` and `preemptions` are the shrunk
+  /// one's. Empty when nothing was shrunk.
+  std::string original_schedule{};
+  std::uint64_t original_steps = 0;
+  std::uint32_t original_preemptions = 0;
+  std::string original_replay_command{};
+  /// The --set values `schedule` runs with when shrinking lowered a parameter (the run's
+  /// otherwise, and then empty here).
+  std::map<std::string, std::string> overrides{};
+  /// What shrinking did, or why it did not; none when the backend does not say.
+  std::optional<ShrinkNote> shrink{};
 };
 
 /// The result of a (primitive, scenario, schedule) cell.

@@ -21,6 +21,27 @@ json to_json(const Violation& violation) {
     out["first_found"] = {{"schedule", violation.first_found_schedule},
                           {"preemptions", violation.first_found_preemptions}};
   }
+  if (violation.steps != 0) out["steps"] = violation.steps;
+  if (!violation.original_schedule.empty()) {
+    out["original_schedule"] = violation.original_schedule;
+    out["original_steps"] = violation.original_steps;
+    out["original_preemptions"] = violation.original_preemptions;
+    out["original_replay_command"] = violation.original_replay_command;
+  }
+  if (!violation.overrides.empty()) out["overrides"] = violation.overrides;
+  if (const auto& s = violation.shrink) {
+    json note = json::object();
+    if (!s->skipped.empty()) {
+      note["skipped"] = s->skipped;
+    } else {
+      note["executions"] = s->executions;
+      note["seconds"] = s->seconds;
+      if (!s->stopped_by.empty()) note["stopped_by"] = s->stopped_by;
+    }
+    if (!s->in_children.empty()) note["in_children"] = s->in_children;
+    if (!s->not_reported.empty()) note["not_reported"] = s->not_reported;
+    out["shrink"] = note;
+  }
   return out;
 }
 
@@ -36,6 +57,25 @@ Violation violation_from_json(const json& in) {
   if (in.contains("first_found")) {
     out.first_found_schedule = in["first_found"].at("schedule").get<std::string>();
     out.first_found_preemptions = in["first_found"].at("preemptions").get<std::uint32_t>();
+  }
+  out.steps = in.value("steps", std::uint64_t{0});
+  out.original_schedule = in.value("original_schedule", std::string());
+  out.original_steps = in.value("original_steps", std::uint64_t{0});
+  out.original_preemptions = in.value("original_preemptions", std::uint32_t{0});
+  out.original_replay_command = in.value("original_replay_command", std::string());
+  if (in.contains("overrides")) {
+    out.overrides = in["overrides"].get<std::map<std::string, std::string>>();
+  }
+  if (in.contains("shrink") && in["shrink"].is_object()) {
+    const json& s = in["shrink"];
+    ShrinkNote note;
+    note.skipped = s.value("skipped", std::string());
+    note.executions = s.value("executions", std::uint64_t{0});
+    note.seconds = s.value("seconds", 0.0);
+    note.stopped_by = s.value("stopped_by", std::string());
+    note.in_children = s.value("in_children", std::string());
+    note.not_reported = s.value("not_reported", std::string());
+    out.shrink = note;
   }
   return out;
 }

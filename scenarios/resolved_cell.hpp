@@ -66,6 +66,10 @@ struct CellPlan {
   /// A position from an earlier run's report (CellResult::position): continue from there
   /// instead of starting; null to start.
   nlohmann::json resume{};
+  /// Shrinking of a sim violation (scenarios/shrink.hpp): on, and its time budget per violation
+  /// (--no-shrink, --shrink-budget).
+  bool shrink = true;
+  double shrink_seconds = 5;
 };
 
 }  // namespace syncstress::scenarios

@@ -12,7 +12,9 @@
 
 #include "scenarios/judge.hpp"
 #include "scenarios/metrics.hpp"
+#include "scenarios/outcome_json.hpp"
 #include "scenarios/progress_line.hpp"
+#include "scenarios/shrink.hpp"
 #include "scenarios/sim_execution.hpp"
 #include "schedules/dpor_strategy.hpp"
 #include "schedules/exhaustive_strategy.hpp"
@@ -24,13 +26,18 @@
 namespace syncstress::scenarios {
 namespace {
 
+/// A replayed counterexample: its trace and its steps.
+struct Confirmed {
+  std::vector<std::string> trace;
+  std::uint64_t steps = 0;
+};
+
 /// Replays `schedule` twice with traces on; both must reproduce `expected` with the same
 /// trace. Returns the trace, or an error text when the replay diverged.
-std::variant<std::vector<std::string>, std::string> confirm(const Cell& cell,
-                                                            const Schedule& schedule,
-                                                            const Judgement& expected,
-                                                            ExecutionWatch& watch) {
+std::variant<Confirmed, std::string> confirm(const Cell& cell, const Schedule& schedule,
+                                             const Judgement& expected, ExecutionWatch& watch) {
   std::string first_trace;
+  std::uint64_t steps = 0;
   const auto runtime = make_runtime(cell, /*trace=*/true);
   for (int round = 0; round < 2; ++round) {
     ReplayStrategy replay(schedule);
@@ -49,13 +56,53 @@ std::variant<std::vector<std::string>, std::string> confirm(const Cell& cell,
              ") from the recorded execution (" + expected.property + ": " + expected.message + ")";
     }
     auto text = r.format_trace();
+    steps = r.steps;
     if (round == 0) {
       first_trace = std::move(text);
     } else if (text != first_trace) {
       return std::string("two replays of the same schedule gave different traces");
     }
   }
-  return split_lines(first_trace);
+  return Confirmed{split_lines(first_trace), steps};
+}
+
+/// Shrinks the confirmed violation `v` of `cell` (its schedule `found`, judged `broken`) and
+/// confirms the shrunk one; `v` then reports the shrunk schedule and keeps the original beside
+/// it. Returns an error text when a replay diverges.
+std::optional<std::string> shrink_into(Violation& v, const Cell& cell, const Schedule& found,
+                                       const Judgement& broken, bool frame_misuse,
+                                       const CellPlan& plan, ExecutionWatch& watch) {
+  if (!plan.shrink) {
+    v.shrink = ShrinkNote{.skipped = "--no-shrink"};
+    return std::nullopt;
+  }
+  if (frame_misuse) {
+    // A coroutine frame used after its end: other schedules of it read freed state and may
+    // crash or loop. The supervisor shrinks it with each trial in a child process.
+    v.shrink = ShrinkNote{.in_children = "a misused coroutine frame"};
+    return std::nullopt;
+  }
+  ShrinkLimits limits;
+  limits.seconds = plan.shrink_seconds;
+  // Should a trial crash or hang this process, the supervisor reports `v` as it stands.
+  Violation as_found = v;
+  as_found.shrink = ShrinkNote{.in_children = "a trial took the cell's process down"};
+  const auto shrunk = shrink_violation(cell, found, broken, limits, watch, to_json(as_found));
+  if (!shrunk) {
+    return std::string("re-running the schedule to shrink it did not break ") + broken.property +
+           " again";
+  }
+  v.shrink = shrink_note(*shrunk);
+  v.preemptions = shrunk->original_preemptions;
+  if (!shrank(*shrunk, found)) return std::nullopt;
+  const Cell runs = cell_of(*shrunk, cell);
+  auto confirmed = confirm(runs, shrunk->schedule, shrunk->judgement, watch);
+  if (auto* err = std::get_if<std::string>(&confirmed)) {
+    return "the shrunk schedule " + encode(shrunk->schedule) + ": " + *err;
+  }
+  auto& c = std::get<Confirmed>(confirmed);
+  report_shrunk(v, *shrunk, runs, std::move(c.trace), c.steps);
+  return std::nullopt;
 }
 
 /// What a bounded re-search found: a schedule breaking the same property with fewer
@@ -240,7 +287,17 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
       out.stopped_by = StopReason::error;
       break;
     }
-    v.trace = std::move(std::get<std::vector<std::string>>(confirmed));
+    v.trace = std::move(std::get<Confirmed>(confirmed).trace);
+    v.steps = std::get<Confirmed>(confirmed).steps;
+    if (!j.claimed) {
+      v.shrink = ShrinkNote{.skipped = "the evidence of a property the primitive does not claim"};
+    } else if (auto err = shrink_into(v, cell, reported, reported_judgement,
+                                      r.outcome == sim::Outcome::frame_misuse, plan, watch)) {
+      out.verdict = Verdict::error;
+      out.error = "nondeterminism in the tool: " + *err + " (schedule " + v.schedule + ")";
+      out.stopped_by = StopReason::error;
+      break;
+    }
     if (j.claimed) {
       out.verdict = Verdict::fail;
       out.stopped_by = StopReason::violation;

@@ -290,6 +290,7 @@ CellResult run_stress_cell(const Cell& cell, const StressSearch& stress, const C
     }
     v.trace.push_back(
         concat("next: search for it on the deterministic runtime: ", v.replay_command));
+    v.shrink = ShrinkNote{.skipped = "a trial on real threads has no schedule to shrink"};
     if (j.claimed) {
       out.verdict = Verdict::fail;
       out.stopped_by = StopReason::violation;

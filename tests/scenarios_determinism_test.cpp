@@ -53,9 +53,13 @@
 #include "schedules/strategy_factory.hpp"
 #include "schedules/strategy_spec.hpp"
 #include "sim/runtime.hpp"
+#include "tests/scenario_lookup.hpp"
 
 namespace syncstress::scenarios {
 namespace {
+
+using testing::preset;
+using testing::primitive;
 
 // 10,000 seeds per case in an optimized build (about a minute in all on 2 cores). Under
 // ASan+UBSan (and in an unoptimized build) an execution is five to ten times slower, so those
@@ -182,20 +186,6 @@ const Case kCases[] = {
      {},
      false},
 };
-
-Preset preset(const std::string& name) {
-  for (const auto& s : list_presets(scenarios_dir())) {
-    if (s.name == name) return load_preset(s.path);
-  }
-  throw std::invalid_argument("no preset " + name);
-}
-
-const PrimitiveInfo& primitive(const std::string& name) {
-  for (const auto& p : all_primitives()) {
-    if (p.name == name) return p;
-  }
-  throw std::invalid_argument("no primitive " + name);
-}
 
 /// Everything one execution produced that may depend on its scheduling choices only.
 struct Record {

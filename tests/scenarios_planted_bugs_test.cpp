@@ -42,9 +42,14 @@
 #include "scenarios/judge.hpp"
 #include "scenarios/on_sim.hpp"
 #include "scenarios/params.hpp"
+#include "scenarios/resolved_cell.hpp"
 #include "scenarios/runtime_options.hpp"
+#include "scenarios/shrink.hpp"
+#include "scenarios/sim_execution.hpp"
 #include "schedules/dpor_strategy.hpp"
 #include "schedules/random_strategy.hpp"
+#include "schedules/recording_strategy.hpp"
+#include "schedules/replay_strategy.hpp"
 #include "sim/runtime.hpp"
 
 namespace syncstress {
@@ -849,6 +854,11 @@ struct Search {
   bool stopped = false;
   Reported finding;  // of the last execution run
   Observations obs;  // of the last execution run
+  // For shrinking the breach: what ran, and the last execution's schedule and steps.
+  Body body;
+  Params params;
+  Schedule schedule;
+  std::uint64_t steps = 0;
 };
 
 Search search(
@@ -856,15 +866,19 @@ Search search(
     const std::function<bool(const Reported&, const Observations&)>& stop = anything_reported,
     Strategy* given = nullptr) {
   RandomStrategy random(kSeed);
-  Strategy& strategy = given != nullptr ? *given : random;
+  RecordingStrategy strategy(given != nullptr ? *given : random);
   sim::Runtime runtime(runtime_options(p, /*trace=*/false));
   Search s;
+  s.body = body;
+  s.params = p;
   while (s.executions < budget) {
     if (!strategy.new_execution()) break;  // an exhaustive search ran out of schedules
     s.obs = Observations{};
     auto r = runtime.run(strategy, [&] { body(s.obs, p); });
     ++s.executions;
     s.finding = reported_by(r, s.obs);
+    s.schedule = strategy.schedule();
+    s.steps = r.steps;
     runtime.recycle(std::move(r));
     if (stop(s.finding, s.obs)) {
       s.stopped = true;
@@ -882,7 +896,9 @@ std::string describe(const Search& s) {
   return text;
 }
 
-/// The planted bug showed, as `property` with `fragment` in its message.
+::testing::AssertionResult shrinks(const Search& s);
+
+/// The planted bug showed, as `property` with `fragment` in its message, and shrinks.
 ::testing::AssertionResult breached(const Search& s, std::string_view property,
                                     std::string_view fragment) {
   if (!s.stopped) {
@@ -894,6 +910,54 @@ std::string describe(const Search& s) {
            << property << " with '" << fragment << "'";
   }
   ::testing::Test::RecordProperty("executions_to_detection", std::to_string(s.executions));
+  return shrinks(s);
+}
+
+/// What every planted breach shrinks to (scenarios/shrink.hpp), keeping its property: no more
+/// steps than the search's execution, and a schedule that replays to the same breach.
+::testing::AssertionResult shrinks(const Search& s) {
+  static const PrimitiveInfo claims_all{"planted", Kind::mutex,       Mode::sync,
+                                        "test",    ~std::uint32_t{0}, "a planted bug"};
+  Cell cell;
+  cell.preset.name = "planted";
+  cell.preset.family = Family::safety;  // as reported_by judges
+  cell.primitive = &claims_all;
+  cell.params = s.params;
+  cell.body = s.body;
+  ShrinkLimits limits;
+  limits.seconds = 600;             // the executions budget ends it
+  limits.lower_parameters = false;  // the body is not the catalogue's
+  const Judgement broken{true, true, s.finding.property, s.finding.message};
+  const auto shrunk = shrink_violation(cell, s.schedule, broken, limits, no_watch());
+  if (!shrunk)
+    return ::testing::AssertionFailure() << "re-running the breach to shrink it did not break it";
+  if (shrunk->judgement.property != s.finding.property) {
+    return ::testing::AssertionFailure()
+           << "shrinking changed the property to " << shrunk->judgement.property;
+  }
+  if (shrunk->original_steps != s.steps || shrunk->steps > shrunk->original_steps) {
+    return ::testing::AssertionFailure()
+           << "shrinking grew the breach: " << s.steps << " -> " << shrunk->steps << " steps";
+  }
+  const auto runtime = make_runtime(cell, /*trace=*/true);
+  std::string traces[2];
+  for (auto& trace : traces) {
+    ReplayStrategy replay(shrunk->schedule);
+    replay.new_execution();
+    Observations obs;
+    const auto r = execute(cell, *runtime, replay, obs, no_watch());
+    if (reported_by(r, obs).property != s.finding.property) {
+      return ::testing::AssertionFailure() << "the shrunk schedule does not replay to the breach";
+    }
+    trace = r.format_trace();
+  }
+  if (traces[0] != traces[1]) return ::testing::AssertionFailure() << "two replays differ";
+  ::testing::Test::RecordProperty("steps_found", std::to_string(shrunk->original_steps));
+  ::testing::Test::RecordProperty("steps_shrunk", std::to_string(shrunk->steps));
+  std::printf("shrunk: %llu -> %llu steps, %u -> %u preemptions\n",
+              static_cast<unsigned long long>(shrunk->original_steps),
+              static_cast<unsigned long long>(shrunk->steps), shrunk->original_preemptions,
+              shrunk->preemptions);
   return ::testing::AssertionSuccess();
 }
 
@@ -1159,7 +1223,7 @@ TEST(PlantedBugs, CancellationFailsAMutexThatResumesADestroyedWaiterAndPassesThe
   const std::uint32_t claims = kSafe | kCancellationSafety;
   EXPECT_TRUE(breached(
       search(cancellation_body<cancel_leaves_handle_queued_mutex<Sim>>(claims), p, kSearchBudget),
-      "resume-after-destroy", "which was destroyed"));
+      "resume-after-destroy", "destroyed after step"));
   EXPECT_TRUE(clean(
       search(cancellation_body<mutex_part7_cancel_handoff<Sim>>(claims), p, kControlExecutions)));
 }

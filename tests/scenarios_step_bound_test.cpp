@@ -30,23 +30,13 @@
 #include "scenarios/sim_execution.hpp"
 #include "schedules/strategy_spec.hpp"
 #include "sim/runtime.hpp"
+#include "tests/scenario_lookup.hpp"
 
 namespace syncstress::scenarios {
 namespace {
 
-Preset preset(const std::string& name) {
-  for (const auto& s : list_presets(scenarios_dir())) {
-    if (s.name == name) return load_preset(s.path);
-  }
-  throw std::invalid_argument("no preset " + name);
-}
-
-const PrimitiveInfo& primitive(std::string_view name) {
-  for (const auto& p : all_primitives()) {
-    if (p.name == name) return p;
-  }
-  throw std::invalid_argument("no primitive " + std::string(name));
-}
+using testing::preset;
+using testing::primitive;
 
 TEST(ScenariosStepBound, EventSafetyOnAutoResetEventPart5SurvivesTheExhaustiveSearchOfIssue14) {
   const Cell cell = make_cell(preset("event-safety"), primitive("auto_reset_event_part5"),

@@ -2,6 +2,7 @@
 // counterexamples that replay, and parameters that reject bad input.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -38,8 +39,10 @@ RunConfig one_cell(const std::string& scenario, const std::string& primitive_nam
 
 /// The replay of `schedule` on one cell.
 ReplayConfig replay_of(const std::string& scenario, const std::string& primitive_name,
-                       const std::string& schedule) {
+                       const std::string& schedule,
+                       const std::map<std::string, std::string>& overrides = {}) {
   ReplayConfig config;
+  config.overrides = overrides;
   config.preset = preset(scenario);
   config.primitive = primitive(primitive_name);
   config.schedule = schedule;
@@ -62,11 +65,20 @@ TEST(SuperviseMatrix, SharedMutexPart8FailsStarvationWithAReplayableCounterexamp
   EXPECT_FALSE(v.trace.empty());
 
   const auto replayed =
-      replay(replay_of("shared-mutex-starvation", "shared_mutex_part8", v.schedule));
+      replay(replay_of("shared-mutex-starvation", "shared_mutex_part8", v.schedule, v.overrides));
   ASSERT_TRUE(replayed.violation.has_value());
   EXPECT_EQ(replayed.violation->property, v.property);
   EXPECT_EQ(replayed.violation->message, v.message);
   EXPECT_EQ(replayed.trace, v.trace);
+  // Shrunk, and the schedule the search found kept beside it: it replays too, with the run's
+  // parameters.
+  ASSERT_FALSE(v.original_schedule.empty());
+  EXPECT_LT(v.steps, v.original_steps);
+  const auto original =
+      replay(replay_of("shared-mutex-starvation", "shared_mutex_part8", v.original_schedule));
+  ASSERT_TRUE(original.violation.has_value());
+  EXPECT_EQ(original.violation->property, v.property);
+  EXPECT_EQ(original.steps, v.original_steps);
 }
 
 TEST(SuperviseMatrix, SharedMutexPart9PassesStarvation) {

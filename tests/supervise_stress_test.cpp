@@ -24,6 +24,7 @@
 #include "scenarios/resolved_cell.hpp"
 #include "schedules/strategy_spec.hpp"
 #include "supervise/backend.hpp"
+#include "tests/scenario_lookup.hpp"
 
 namespace syncstress {
 
@@ -102,6 +103,9 @@ class stress_endless_mutex {
 namespace scenarios {
 namespace {
 
+using testing::preset;
+using testing::primitive;
+
 #define STRESS_PLANTED(X)                                                                      \
   X(stress_two_holders_mutex, Kind::mutex, Mode::sync, "test", kMutualExclusion, "planted")    \
   X(stress_use_after_free_mutex, Kind::mutex, Mode::sync, "test", kMutualExclusion, "planted") \
@@ -131,15 +135,6 @@ std::optional<Body> bind_on(Family family, std::string_view primitive, std::uint
 [[maybe_unused]] const bool kRegistered = register_extra_primitives(kRows) &&
                                           register_extra_binder(bind_sim) &&
                                           register_extra_real_binder(bind_on);
-
-const PrimitiveInfo& primitive(std::string_view name) {
-  for (const auto& p : all_primitives()) {
-    if (p.name == name) return p;
-  }
-  throw std::runtime_error("no primitive " + std::string(name));
-}
-
-Preset preset(const std::string& name) { return load_preset(scenarios_dir() / (name + ".json")); }
 
 /// Runs `primitive` under the preset `scenario` on real threads, with the preset's budgets
 /// unless `executions` is given.

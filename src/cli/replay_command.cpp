@@ -132,6 +132,16 @@ class ReplayCommand final : public Command {
         config.overrides[key] = value.get<std::string>();
       }
     }
+    // Shrinking lowered a parameter: the violation's schedule runs with its own --set values.
+    if (v->contains("overrides") && (*v)["overrides"].is_object()) {
+      config.overrides.clear();
+      for (const auto& [key, value] : (*v)["overrides"].items()) {
+        if (!value.is_string()) {
+          throw UsageError(concat(report_, ": a violation's overrides.", key, " is not a string"));
+        }
+        config.overrides[key] = value.get<std::string>();
+      }
+    }
     config.verbosity = verbosity();
     // The report's names are checked like flags: it may come from another build or tree.
     config.preset =

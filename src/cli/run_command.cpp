@@ -29,6 +29,7 @@ namespace {
 
 constexpr std::uint64_t kMaxExecutions = 1'000'000'000;
 constexpr double kMaxTimeBudgetSeconds = 86'400;  // a day
+constexpr double kMaxShrinkSeconds = 3'600;       // an hour per violation
 
 using supervise::RunConfig;
 using supervise::Verbosity;
@@ -78,6 +79,14 @@ class RunCommand final : public Command {
     sub_->add_flag("--soak", soak_,
                    "The time budget is the plan: a cell it ends with nothing broken passes "
                    "(default: inconclusive)");
+    sub_->add_option("--shrink-budget", shrink_budget_,
+                     "Seconds to shrink each sim violation for, 0.001..3600 (default: 5; it "
+                     "stops sooner after 20,000 executions)")
+        ->type_name("SECONDS");
+    auto* no_shrink =
+        sub_->add_flag("--no-shrink", no_shrink_,
+                       "Report each sim violation as the search found it, without shrinking it");
+    no_shrink->excludes(sub_->get_option("--shrink-budget"));
     sub_->add_option("--set", sets_, "Override a preset parameter, repeatable")
         ->type_name("KEY=VALUE")
         ->allow_extra_args(false);
@@ -310,6 +319,11 @@ class RunCommand final : public Command {
     config.time_budget_seconds = description.time_budget_seconds;
     description.soak = soak_;
     config.soak = soak_;
+    config.shrink = !no_shrink_;
+    if (!shrink_budget_.empty()) {
+      config.shrink_seconds =
+          parse_decimal("--shrink-budget", shrink_budget_, 0.001, kMaxShrinkSeconds);
+    }
     config.overrides = description.overrides;
     config.verbosity = quiet_     ? Verbosity::quiet
                        : verbose_ ? Verbosity::verbose
@@ -383,6 +397,8 @@ class RunCommand final : public Command {
   std::string shard_;
   std::string resume_;
   bool soak_ = false;
+  std::string shrink_budget_;
+  bool no_shrink_ = false;
   bool quiet_ = false;
   bool verbose_ = false;
 };

@@ -163,7 +163,9 @@ struct FrameRecord {
   bool started = false;    // resumed before (so it may be suspended in some primitive's wait)
   ThreadId creator = 0;
   std::uint64_t created_step = 0;
-  source_location last_loc;  // last resume / post / registration
+  ThreadId destroyer = 0;             // when destroyed: the thread that destroyed it
+  std::uint64_t destroyed_after = 0;  // ... after this many steps
+  source_location last_loc;           // last resume / post / registration
   bool has_loc = false;
 };
 
@@ -347,6 +349,8 @@ class Engine {
   void run_coroutine(std::coroutine_handle<> h);
   FrameRecord* frame(void* address);
   std::string frame_name(const FrameRecord& f) const;
+  /// "t2 destroyed after step 16": who destroyed a destroyed frame, and when.
+  static std::string destroyed_when(const FrameRecord& f);
   void check_frames_at_end();
   std::string wait_for_picture();
   static void on_terminate();

@@ -54,7 +54,7 @@ void Engine::post(std::coroutine_handle<> h, const source_location& loc) {
   if (FrameRecord* f = frame(h.address())) {
     if (f->destroyed) {
       violation(Outcome::frame_misuse, "resume-after-destroy",
-                "post of " + frame_name(*f) + ", which was destroyed", &loc);
+                "post of " + frame_name(*f) + ", which " + destroyed_when(*f), &loc);
       return;
     }
     if (f->queued || f->pool_wait) {
@@ -86,7 +86,7 @@ void Engine::resume_on_signal(auto_reset_event& ev, std::coroutine_handle<> h,
       const bool destroyed = f->destroyed;
       violation(Outcome::frame_misuse, destroyed ? "resume-after-destroy" : "double-resume",
                 "resume_on_signal of " + frame_name(*f) +
-                    (destroyed ? ", which was destroyed" : ", which is already queued"),
+                    (destroyed ? ", which " + destroyed_when(*f) : ", which is already queued"),
                 &loc);
       return;
     }

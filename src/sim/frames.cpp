@@ -19,6 +19,14 @@ std::string Engine::frame_name(const FrameRecord& f) const {
   return "frame#" + std::to_string(f.serial);
 }
 
+std::string Engine::destroyed_when(const FrameRecord& f) {
+  std::string out = "t";
+  out.append(std::to_string(f.destroyer));
+  out.append(" destroyed after step ");
+  out.append(std::to_string(f.destroyed_after));
+  return out;
+}
+
 void Engine::frame_created(void* address) {
   FrameRecord rec;
   rec.address = address;
@@ -35,6 +43,8 @@ void Engine::frame_destroyed(void* address) {
   if (f == nullptr) return;
   if (observe_ && !aborting_) touch(address, true);
   f->destroyed = true;
+  f->destroyer = current_id();
+  f->destroyed_after = steps_;
   if ((f->queued || f->pool_wait) && !aborting_) {
     const bool queued = f->queued;
     violation(Outcome::frame_misuse, "destroy-while-queued",
@@ -66,7 +76,7 @@ void Engine::resume(std::coroutine_handle<> h, const source_location& loc) {
       if (f != nullptr) {
         if (f->destroyed) {
           violation(Outcome::frame_misuse, "resume-after-destroy",
-                    "resume of " + frame_name(*f) + ", which was destroyed", &loc);
+                    "resume of " + frame_name(*f) + ", which " + destroyed_when(*f), &loc);
           return;
         }
         if (f->queued || f->pool_wait) {

@@ -89,12 +89,15 @@ scenarios::CellPlan plan_of(const scenarios::Preset& preset, const RunConfig& co
   // Trials on real threads are a soak by nature: their time budget is a plan, not a search
   // cut short (no trial is a proof, however many run).
   const bool stress = std::holds_alternative<StressSearch>(strategy);
-  return {config.seed.value_or(preset.seed),
-          config.executions.value_or(preset.executions),
-          config.time_budget_seconds.value_or(preset.time_budget_seconds),
-          config.soak || preset.soak || stress,
-          test_slowdown(),
-          config.shard};
+  scenarios::CellPlan plan{config.seed.value_or(preset.seed),
+                           config.executions.value_or(preset.executions),
+                           config.time_budget_seconds.value_or(preset.time_budget_seconds),
+                           config.soak || preset.soak || stress,
+                           test_slowdown(),
+                           config.shard};
+  plan.shrink = config.shrink;
+  plan.shrink_seconds = config.shrink_seconds;
+  return plan;
 }
 
 /// Which strategies split into shards: the sim ones (by prefix or by execution number) and

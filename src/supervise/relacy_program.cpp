@@ -67,6 +67,9 @@ json ask(const std::vector<std::string>& arguments, double timeout, std::string&
 Violation violation_from(const json& v, const std::string& scheduler) {
   Violation out = violation_from_json(v);
   out.schedule = relacy_schedule_string(scheduler, out.schedule);
+  out.shrink = ShrinkNote{.skipped =
+                              "a Relacy schedule is reported as Relacy found it (only sim "
+                              "counterexamples are shrunk)"};
   return out;
 }
 

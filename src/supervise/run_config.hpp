@@ -44,6 +44,10 @@ struct RunConfig {
   /// goes on from it; one with null was finished and is not run again; a cell not listed
   /// (the earlier run was interrupted before it) runs from its start.
   std::map<std::pair<std::string, std::string>, nlohmann::json> resume;
+  /// Shrink each sim violation before reporting it (--no-shrink turns it off), for at most
+  /// `shrink_seconds` each (--shrink-budget).
+  bool shrink = true;
+  double shrink_seconds = 5;
   Verbosity verbosity = Verbosity::normal;
 };
 

@@ -8,10 +8,15 @@
 #include "schedules/schedule_codec.hpp"
 #include "supervise/backend.hpp"
 #include "supervise/isolated.hpp"
+#include "supervise/shrink_isolated.hpp"
 #include "supervise/watchdog.hpp"
 
 namespace syncstress::supervise {
 namespace {
+
+/// How long a trial of a shrink in children may run (one takes milliseconds; one that runs this
+/// long loops in freed state and does not count).
+constexpr double kTrialSeconds = 0.2;
 
 /// How long the cell's child may go without progress before it is a hang.
 double stall_of(const scenarios::Cell& cell) {
@@ -28,7 +33,15 @@ class SimBackend final : public Backend {
   CellResult run(const scenarios::Cell& cell, const StrategySpec& strategy,
                  const scenarios::CellPlan& plan) const override {
     const auto& sim = std::get<SimStrategySpec>(strategy);
-    if (!isolation_enabled()) return run_sim_cell(cell, sim, plan, scenarios::no_watch());
+    if (!isolation_enabled()) {
+      auto result = run_sim_cell(cell, sim, plan, scenarios::no_watch());
+      for (auto& v : result.violations) {
+        if (shrinks_in_children(v)) {
+          v.shrink = ShrinkNote{.skipped = "shrunk only in child processes (SYNCSTRESS_NO_FORK=1)"};
+        }
+      }
+      return result;
+    }
     CellResult identity = cell.identity();
     identity.schedule = describe(strategy);
     const double stall = stall_of(cell);
@@ -44,6 +57,15 @@ class SimBackend final : public Backend {
         } catch (const ScheduleFormatError&) {
           // A note written by a dying process may be cut short; the replay will say so.
         }
+      }
+      // A crash is shrunk here, each trial in a child of its own (the cell's child is gone); so
+      // is a violation whose shrink in the cell's child took the child down.
+      if (plan.shrink && shrinks_in_children(v)) {
+        scenarios::ShrinkLimits limits;
+        limits.seconds = plan.shrink_seconds;
+        shrink_in_children(v, cell, limits, kTrialSeconds);
+      } else if (!plan.shrink && v.property == "crash") {
+        v.shrink = ShrinkNote{.skipped = "--no-shrink"};
       }
     }
     return result;
