@@ -1,45 +1,88 @@
-# syncstress_add_tool(NAME PRIMITIVES_HEADER FILE [EXCLUDE_FROM_ALL])
+# syncstress_add_tool(NAME PRIMITIVES_HEADER FILE [ONLY_THESE_PRIMITIVES] [EXCLUDE_FROM_ALL])
 #
 # Builds NAME, the syncstress command line, and NAME-relacy, its syncstress-relacy twin (NAME
-# runs the twin beside it: src/supervise/relacy_program.cpp), knowing the built-in primitives
-# and those FILE lists. FILE (an absolute path; it may be the output of a custom command)
-# defines the templates and SYNCSTRESS_EXTRA_PRIMITIVES(X), one X(template, kind, mode, source,
-# claims, summary) per primitive, as SYNCSTRESS_PRIMITIVES in primitives/catalog.hpp; each
-# template is visible from namespace syncstress and includes only platform/ headers.
+# runs the twin beside it: src/supervise/relacy_program.cpp), knowing the primitives FILE lists
+# beside the built-in ones, or instead of them with ONLY_THESE_PRIMITIVES. FILE (relative to the
+# calling CMakeLists.txt, or absolute; it may be the output of a custom command) defines the
+# templates and SYNCSTRESS_EXTRA_PRIMITIVES(X), one X(template, kind, mode, source, claims,
+# summary) per primitive, as SYNCSTRESS_PRIMITIVES in primitives/catalog.hpp; each template is
+# visible from namespace syncstress and includes only platform/ headers.
 #
 # Only FILE's primitives are compiled for the tool, in two translation units
 # (scenarios/extra/register_sim.cpp, src/relacy/extra/register_relacy.cpp) that register them
 # before main; everything else is the objects and libraries syncstress itself is built from.
+#
+# The same function serves this repository's build tree (scripts/mutate, the mutation bar) and
+# the installed package (find_package(syncstress CONFIG), cmake/syncstressConfig.cmake.in, which
+# sets the global property SYNCSTRESS_PACKAGE_DATA_DIR): there the targets are syncstress::NAME
+# and the registration units are installed sources.
 function(syncstress_add_tool name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "EXCLUDE_FROM_ALL" "PRIMITIVES_HEADER" "")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "EXCLUDE_FROM_ALL;ONLY_THESE_PRIMITIVES"
+                        "PRIMITIVES_HEADER" "")
   if(NOT arg_PRIMITIVES_HEADER)
     message(FATAL_ERROR "syncstress_add_tool(${name}): PRIMITIVES_HEADER names the header of "
-                        "the extra primitives (see cmake/syncstress_add_tool.cmake)")
+                        "your primitives, which defines SYNCSTRESS_EXTRA_PRIMITIVES(X) (see "
+                        "syncstress_add_tool.cmake)")
   endif()
-  if(NOT IS_ABSOLUTE "${arg_PRIMITIVES_HEADER}")
-    message(FATAL_ERROR "syncstress_add_tool(${name}): PRIMITIVES_HEADER ${arg_PRIMITIVES_HEADER} "
-                        "must be an absolute path")
+  if(arg_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "syncstress_add_tool(${name}): unknown arguments "
+                        "${arg_UNPARSED_ARGUMENTS} (it takes PRIMITIVES_HEADER FILE, "
+                        "ONLY_THESE_PRIMITIVES, EXCLUDE_FROM_ALL)")
+  endif()
+  get_filename_component(header "${arg_PRIMITIVES_HEADER}" ABSOLUTE
+                         BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+  get_source_file_property(generated "${header}" GENERATED)
+  if(NOT generated AND NOT EXISTS "${header}")
+    message(FATAL_ERROR "syncstress_add_tool(${name}): PRIMITIVES_HEADER ${header} does not exist")
   endif()
   set(exclude "")
   if(arg_EXCLUDE_FROM_ALL)
     set(exclude EXCLUDE_FROM_ALL)
   endif()
-  set(header_definition SYNCSTRESS_EXTRA_PRIMITIVES_HEADER="${arg_PRIMITIVES_HEADER}")
-  set(root ${syncstress_SOURCE_DIR})
+
+  get_property(package_dir GLOBAL PROPERTY SYNCSTRESS_PACKAGE_DATA_DIR)
+  if(package_dir)
+    # The installed package.
+    set(register_sim ${package_dir}/tool/register_sim.cpp)
+    set(register_relacy ${package_dir}/tool/register_relacy.cpp)
+    set(prefix syncstress::)
+    set(sim_definitions SYNCSTRESS_INSTALLED_SCENARIOS_DIR="${package_dir}/scenarios")
+    # Traces name files as the tree's tools do: syncstress's headers as "scenarios/harness.hpp"
+    # (so that replay --verbose folds the harness's steps), the user's relative to their project.
+    get_target_property(include_dir syncstress::warnings INTERFACE_INCLUDE_DIRECTORIES)
+    set(options "")
+    if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+      set(options -fmacro-prefix-map=${CMAKE_SOURCE_DIR}/= -fmacro-prefix-map=${include_dir}/=)
+    endif()
+  else()
+    # This repository's build tree.
+    set(register_sim ${syncstress_SOURCE_DIR}/scenarios/extra/register_sim.cpp)
+    set(register_relacy ${syncstress_SOURCE_DIR}/src/relacy/extra/register_relacy.cpp)
+    set(prefix syncstress_)
+    set(sim_definitions "")
+    set(options "")
+  endif()
+  list(APPEND sim_definitions SYNCSTRESS_TOOL_NAME="${name}")
+  if(arg_ONLY_THESE_PRIMITIVES)
+    list(APPEND sim_definitions SYNCSTRESS_ONLY_EXTRA_PRIMITIVES)
+  endif()
+  set(header_definition SYNCSTRESS_EXTRA_PRIMITIVES_HEADER="${header}")
 
   # The header is listed as a source so that a generated one is made before the compiles.
-  add_executable(${name} ${exclude} ${root}/scenarios/extra/register_sim.cpp
-                 ${arg_PRIMITIVES_HEADER})
-  set_source_files_properties(${arg_PRIMITIVES_HEADER} PROPERTIES HEADER_FILE_ONLY ON)
-  target_compile_definitions(${name} PRIVATE ${header_definition})
-  target_link_libraries(${name} PRIVATE syncstress_cli)
+  add_executable(${name} ${exclude} ${register_sim} ${header})
+  set_source_files_properties(${header} PROPERTIES HEADER_FILE_ONLY ON)
+  target_compile_definitions(${name} PRIVATE ${header_definition} ${sim_definitions})
+  target_compile_options(${name} PRIVATE ${options})
+  target_link_libraries(${name} PRIVATE ${prefix}cli)
+  target_compile_features(${name} PRIVATE cxx_std_20)
 
   set(relacy_kinds "")
   foreach(kind mutex shared_mutex semaphore event work_queue)
-    list(APPEND relacy_kinds $<TARGET_OBJECTS:syncstress_relacy_${kind}>)
+    list(APPEND relacy_kinds $<TARGET_OBJECTS:${prefix}relacy_${kind}>)
   endforeach()
-  add_executable(${name}-relacy ${exclude} ${root}/src/relacy/extra/register_relacy.cpp
-                 ${arg_PRIMITIVES_HEADER} ${relacy_kinds})
+  add_executable(${name}-relacy ${exclude} ${register_relacy} ${header} ${relacy_kinds})
   target_compile_definitions(${name}-relacy PRIVATE ${header_definition})
-  target_link_libraries(${name}-relacy PRIVATE syncstress_relacy_common)
+  target_compile_options(${name}-relacy PRIVATE ${options})
+  target_link_libraries(${name}-relacy PRIVATE ${prefix}relacy_common)
+  target_compile_features(${name}-relacy PRIVATE cxx_std_20)
 endfunction()

@@ -56,6 +56,11 @@ std::span<const PrimitiveInfo> all_primitives();
 /// Returns true, so that it can initialize a constant.
 bool register_extra_primitives(std::span<const PrimitiveInfo> rows);
 
+/// Leaves SYNCSTRESS_PRIMITIVES out of all_primitives(), so that only the registered extra
+/// primitives are listed, run and judged: a tool of syncstress_add_tool(... ONLY_THESE_PRIMITIVES)
+/// calls it from a static initializer, as register_extra_primitives. Returns true.
+bool hide_builtin_primitives();
+
 }  // namespace syncstress
 
 // X(template, kind, mode, source, claims, summary) -- one line per primitive.

@@ -11,10 +11,33 @@
 
 namespace syncstress::scenarios {
 
+namespace {
+const char*& registered_scenarios_dir() {
+  static const char* dir = nullptr;
+  return dir;
+}
+}  // namespace
+
+bool register_scenarios_dir(const char* dir) {
+  registered_scenarios_dir() = dir;
+  return true;
+}
+
 std::filesystem::path scenarios_dir() {
   // Read once, before any thread exists: getenv's lack of thread safety cannot bite here.
   // NOLINTNEXTLINE(concurrency-mt-unsafe)
   if (const char* dir = std::getenv("SYNCSTRESS_SCENARIOS_DIR"); dir && *dir) return dir;
+  // An installed program (cmake/install.cmake): PREFIX/bin/syncstress reads
+  // PREFIX/share/syncstress/scenarios, wherever the prefix was moved to.
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    auto installed = self.parent_path().parent_path() / "share" / "syncstress" / "scenarios";
+    if (self.parent_path().filename() == "bin" && std::filesystem::is_directory(installed, ec)) {
+      return installed;
+    }
+  }
+  if (const char* dir = registered_scenarios_dir()) return dir;
   return std::filesystem::path(SYNCSTRESS_SOURCE_DIR) / "scenarios";
 }
 

@@ -18,9 +18,16 @@ struct PresetSummary {
   std::filesystem::path path;
 };
 
-/// The directory of the presets: $SYNCSTRESS_SCENARIOS_DIR if set, else the source tree's
+/// The directory of the presets: $SYNCSTRESS_SCENARIOS_DIR if set; else, for a program
+/// installed by `cmake --install`, PREFIX/share/syncstress/scenarios beside its PREFIX/bin;
+/// else the directory a tool registered (register_scenarios_dir); else the source tree's
 /// scenarios/ (SYNCSTRESS_SOURCE_DIR, baked in at build time).
 std::filesystem::path scenarios_dir();
+
+/// Where a tool built with syncstress_add_tool against the installed package finds the
+/// installed presets (its own binary lives outside the install prefix): called from a static
+/// initializer, before main. `dir` must outlive the program. Returns true.
+bool register_scenarios_dir(const char* dir);
 
 /// Reads one preset file's summary. Throws UsageError if it is not a JSON object or a
 /// summary field is not a string.

@@ -11,6 +11,12 @@
 
 namespace syncstress::scenarios {
 
+/// Names the program in the commands below instead of `syncstress`: a tool of
+/// syncstress_add_tool registers its own name from a static initializer, before main, so that
+/// the commands it prints run it (only it knows its primitives). `name` must outlive the
+/// program. Returns true.
+bool register_program_name(const char* name);
+
 /// `syncstress replay --schedule S --scenario NAME --primitive P [--set k=v]...`, quoted for a
 /// POSIX shell. A preset of a scenarios/ directory is named by --scenario; a user's own preset
 /// file by --preset FILE.

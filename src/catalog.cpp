@@ -52,6 +52,11 @@ std::vector<std::span<const PrimitiveInfo>>& extra_rows() {
   static std::vector<std::span<const PrimitiveInfo>> rows;
   return rows;
 }
+
+bool& builtins_hidden() {
+  static bool hidden = false;
+  return hidden;
+}
 }  // namespace
 
 bool register_extra_primitives(std::span<const PrimitiveInfo> rows) {
@@ -59,10 +64,16 @@ bool register_extra_primitives(std::span<const PrimitiveInfo> rows) {
   return true;
 }
 
+bool hide_builtin_primitives() {
+  builtins_hidden() = true;
+  return true;
+}
+
 std::span<const PrimitiveInfo> all_primitives() {
   // Built on first use, after every static initializer has registered its rows.
   static const std::vector<PrimitiveInfo> rows = [] {
-    std::vector<PrimitiveInfo> out(kRows, kRows + std::size(kRows) - 1);  // minus the sentinel
+    std::vector<PrimitiveInfo> out;
+    if (!builtins_hidden()) out.assign(kRows, kRows + std::size(kRows) - 1);  // minus the sentinel
     for (const auto extra : extra_rows()) out.insert(out.end(), extra.begin(), extra.end());
     return out;
   }();

@@ -5,6 +5,11 @@
 // (primitives/catalog.hpp): X(template, kind, mode, source, claims, summary), each template
 // visible from namespace syncstress. Only these primitives are instantiated here; the built-in
 // ones come from the libraries, so a tool costs a few small compiles, not the catalogue's.
+//
+// Optional definitions, from syncstress_add_tool: SYNCSTRESS_TOOL_NAME, the program's name in
+// the replay commands it prints; SYNCSTRESS_ONLY_EXTRA_PRIMITIVES, to leave the built-in
+// primitives out (ONLY_THESE_PRIMITIVES); SYNCSTRESS_INSTALLED_SCENARIOS_DIR, the installed
+// presets, for a tool built against the installed package.
 #ifndef SYNCSTRESS_EXTRA_PRIMITIVES_HEADER
 #error "SYNCSTRESS_EXTRA_PRIMITIVES_HEADER names the extra primitives' header (syncstress_add_tool)"
 #endif
@@ -18,6 +23,8 @@
 #include "scenarios/bind_on_real.hpp"
 #include "scenarios/cell.hpp"
 #include "scenarios/on_sim.hpp"
+#include "scenarios/preset_files.hpp"
+#include "scenarios/replay_command.hpp"
 
 #ifndef SYNCSTRESS_EXTRA_PRIMITIVES
 #error \
@@ -73,6 +80,16 @@ std::optional<Body> bind_extra_real(Family family, std::string_view primitive,
 [[maybe_unused]] const bool kRegistered = register_extra_primitives(kExtraRows) &&
                                           register_extra_binder(bind_extra) &&
                                           register_extra_real_binder(bind_extra_real);
+
+#ifdef SYNCSTRESS_TOOL_NAME
+[[maybe_unused]] const bool kNamed = register_program_name(SYNCSTRESS_TOOL_NAME);
+#endif
+#ifdef SYNCSTRESS_ONLY_EXTRA_PRIMITIVES
+[[maybe_unused]] const bool kAlone = hide_builtin_primitives();
+#endif
+#ifdef SYNCSTRESS_INSTALLED_SCENARIOS_DIR
+[[maybe_unused]] const bool kPresets = register_scenarios_dir(SYNCSTRESS_INSTALLED_SCENARIOS_DIR);
+#endif
 
 }  // namespace
 }  // namespace syncstress::scenarios

@@ -1,0 +1,52 @@
+// A test-and-set spin lock, written once against syncstress's Platform concept so that the
+// same source runs on real threads, on syncstress's deterministic scheduler and under Relacy.
+//
+// The Variant picks, at compile time, between the correct lock and a planted bug:
+//   exchange        take the flag with one atomic exchange (the correct lock);
+//   check_then_set  load the flag, and if it is clear store it set: two operations, so two
+//                   threads can both see it clear before either sets it (both enter).
+#pragma once
+
+#include "platform/platform.hpp"
+
+namespace my {
+
+enum class Variant { exchange, check_then_set };
+
+template <syncstress::Platform P, Variant V = Variant::exchange>
+class spin_lock {
+ public:
+  spin_lock() = default;
+  spin_lock(const spin_lock&) = delete;
+  spin_lock& operator=(const spin_lock&) = delete;
+
+  /// Spins (yielding) until the caller holds the lock.
+  void lock() {
+    for (;;) {
+      if constexpr (V == Variant::exchange) {
+        // acquire: pairs with unlock's release store, so the last holder's writes are seen.
+        if (!locked_.exchange(true, std::memory_order_acquire)) return;
+      } else {
+        // The planted bug: another thread may take the lock between this load and the store.
+        if (!locked_.load(std::memory_order_acquire)) {
+          locked_.store(true, std::memory_order_relaxed);
+          return;
+        }
+      }
+      // relaxed: only a hint that the lock looks free; the exchange above decides.
+      while (locked_.load(std::memory_order_relaxed)) P::yield();
+    }
+  }
+
+  /// Releases the lock. Precondition: the caller holds it.
+  void unlock() {
+    // release: pairs with lock's acquire exchange (or load).
+    locked_.store(false, std::memory_order_release);
+  }
+
+ private:
+  // false: free; true: held. lock() sets it (false -> true), unlock() clears it.
+  typename P::template atomic<bool> locked_{false};
+};
+
+}  // namespace my

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The installed package, as a user meets it (issue 18): installs this build into a fresh prefix,
+# builds examples/my-primitive against that prefix alone (find_package + syncstress_add_tool),
+# and checks that its tool fails the planted check-then-set bug and passes the fixed lock, on
+# sim (mutex-safety, an installed preset) and on Relacy (the example's own preset), that the
+# replay command of each violation reproduces it, and that the example's baseline gates.
+#
+#   tests/package/run.sh BUILD_DIR EXAMPLE_DIR WORK_DIR
+#
+# BUILD_DIR must be built (scripts/setup does it; CTest runs this after the build). WORK_DIR is
+# emptied first.
+set -euo pipefail
+build_dir=$(cd "$1" && pwd)
+example=$(cd "$2" && pwd)
+work=$3
+rm -rf "$work"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+prefix="$work/prefix"
+tool_build="$work/example"
+started=$SECONDS
+
+fail() {
+  echo "tests/package/run.sh: $*" >&2
+  exit 1
+}
+
+echo "--- cmake --install $build_dir --prefix $prefix"
+cmake --install "$build_dir" --prefix "$prefix" >"$work/install.log"
+
+echo "--- the example against $prefix"
+generator=()
+if command -v ninja >/dev/null; then generator=(-G Ninja); fi
+# No package registry: only the prefix given may provide syncstress.
+cmake -S "$example" -B "$tool_build" "${generator[@]}" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF >"$work/configure.log"
+found=$(sed -n 's/^syncstress_DIR:PATH=//p' "$tool_build/CMakeCache.txt")
+[[ "$found" == "$prefix/lib/cmake/syncstress" ]] ||
+  fail "find_package(syncstress) took $found, not the installed $prefix/lib/cmake/syncstress"
+cmake --build "$tool_build" -j "${SYNCSTRESS_JOBS:-2}" >"$work/build.log"
+tool="$tool_build/my-syncstress"
+[[ -x "$tool" && -x "$tool-relacy" ]] || fail "the example built no my-syncstress pair"
+
+# Outside every source tree, as a user would run it.
+cd "$work"
+
+# Runs the tool with "$@" (a run), expects exit 1 (a cell failed), and checks the report $1:
+# the fixed lock passes, the planted bug fails mutual exclusion, its replay reproduces it.
+check_run() {
+  local report=$1
+  shift
+  local status=0
+  "$tool" run "$@" --quiet --out "$report" || status=$?
+  [[ $status == 1 ]] || fail "my-syncstress run $* exited $status, expected 1 (the planted bug)"
+  python3 - "$report" <<'PY' >"$report.replay" || fail "unexpected verdicts in $report"
+import json, sys
+cells = {c["primitive"]: c for c in json.load(open(sys.argv[1]))["cells"]}
+assert set(cells) == {"my_spin_lock", "my_spin_lock_check_then_set"}, sorted(cells)
+assert cells["my_spin_lock"]["verdict"] == "pass", cells["my_spin_lock"]["verdict"]
+bug = cells["my_spin_lock_check_then_set"]
+assert bug["verdict"] == "fail", bug["verdict"]
+assert bug["violations"][0]["property"] == "mutual_exclusion", bug["violations"][0]
+print(bug["violations"][0]["replay_command"])
+PY
+  local replay
+  replay=$(cat "$report.replay")
+  [[ "$replay" == "my-syncstress replay "* ]] || fail "replay command names another program: $replay"
+  echo "    replay: $replay"
+  status=0
+  (PATH="$tool_build:$PATH" && eval "$replay") >"$report.replay.out" 2>&1 || status=$?
+  [[ $status == 1 ]] && grep -q "violation reproduced" "$report.replay.out" ||
+    fail "the replay did not reproduce the violation (exit $status): $(cat "$report.replay.out")"
+}
+
+echo "--- my-syncstress run --scenario mutex-safety (sim)"
+check_run "$work/mutex-safety.json" --scenario mutex-safety
+echo "--- my-syncstress run --preset spin-lock-memory-model.json (Relacy)"
+check_run "$work/memory-model.json" --preset "$example/presets/spin-lock-memory-model.json"
+
+echo "--- my-syncstress gate against the example's baseline"
+"$tool" gate --quiet --baseline "$example/baseline.json" --require-all --junit "$work/gate.xml" \
+  "$work/mutex-safety.json" "$work/memory-model.json" || fail "the gate found differences"
+grep -q 'failures="0"' "$work/gate.xml" || fail "the JUnit file reports failures"
+
+echo "--- both programs read the presets of $prefix, not of the source tree"
+presets="$prefix/share/syncstress/scenarios"
+sed 's/"name": "mutex-safety"/"name": "installed-marker"/' "$presets/mutex-safety.json" \
+  >"$presets/installed-marker.json"
+for program in "$prefix/bin/syncstress" "$tool"; do
+  listed=$("$program" list scenarios)
+  grep -q "installed-marker" <<<"$listed" || fail "$program does not read the presets of $presets"
+done
+rm "$presets/installed-marker.json"
+
+echo "package test passed in $((SECONDS - started)) s"
