@@ -369,8 +369,12 @@ class Shrinker {
     const Cell* before = cell_;
     cell_ = cell.get();
     auto run = attempt(best_.decisions);
+    // The same execution as before: the parameter does not reach this primitive's body (a
+    // mutex's `others` on a shared mutex); lowering it would only add noise to the command.
+    const bool no_effect = run && run->steps == best_.steps && run->decisions == best_.decisions;
     bool taken = take_if_smaller(run);
-    for (std::uint64_t i = 0; !taken && found_.seed != 0 && i < kSearchPerParameter; ++i) {
+    for (std::uint64_t i = 0; !taken && !no_effect && found_.seed != 0 && i < kSearchPerParameter;
+         ++i) {
       if (!budget_left()) break;
       taken = search_once(found_.seed + i + 1);
     }
