@@ -20,10 +20,11 @@ struct Step {
 };
 
 /// Whether a step is the harness's, not the primitive's: what the task type and the scenario
-/// harness do around the primitive, and a thread's exit.
+/// harness do around the primitive, the runtime's own (a pool worker waiting for work), and a
+/// thread's exit.
 bool is_bookkeeping(std::string_view op, std::string_view where) {
   if (op == "exit") return true;
-  for (std::string_view prefix : {"scenarios/", "src/platform/task.hpp"}) {
+  for (std::string_view prefix : {"scenarios/", "src/platform/task.hpp", "src/sim/"}) {
     if (where.substr(0, prefix.size()) == prefix) return true;
   }
   return false;
