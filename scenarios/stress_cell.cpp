@@ -84,9 +84,13 @@ Judgement judge_trial(const Observations& obs, const Real::failures& failures, F
 std::vector<std::string> describe_threads(const std::vector<real_stress::ThreadOps>& threads) {
   std::vector<std::string> lines;
   for (const auto& t : threads) {
+    // Without history=ring a thread keeps its last operation and no count.
     std::string line =
-        concat("thread ", std::to_string(t.slot), " (tid ", std::to_string(t.os_thread), ", ",
-               std::to_string(t.operations), " operations):");
+        t.operations != 0
+            ? concat("thread ", std::to_string(t.slot), " (tid ", std::to_string(t.os_thread), ", ",
+                     std::to_string(t.operations), " operations):")
+            : concat("thread ", std::to_string(t.slot), " (tid ", std::to_string(t.os_thread),
+                     "), last operation:");
     for (std::size_t i = 0; i < t.recent.size(); ++i) {
       const auto& op = t.recent[i];
       line += concat(i == 0 ? " " : " -> ", op.op, " at ", op.file, ":", std::to_string(op.line));
@@ -205,6 +209,7 @@ CellResult run_stress_cell(const Cell& cell, const StressSearch& stress, const C
   const auto options = offered_faults(cell);
   real_stress::Settings settings;
   settings.noise = static_cast<real_stress::Noise>(stress.noise);
+  settings.ring = stress.ring;
   settings.spurious_wakeups =
       params.boolean("spurious_wakeups") || (stress.faults && options.spurious_wakeups);
   settings.cas_failures =

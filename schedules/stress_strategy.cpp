@@ -7,7 +7,7 @@
 namespace syncstress {
 namespace {
 
-constexpr std::array<StrategyParamInfo, 7> kParams{{
+constexpr std::array<StrategyParamInfo, 8> kParams{{
     {"threads", "cores x 2",
      "actors per trial (2..64); more than the cores, so the kernel preempts"},
     {"noise", "low", "off, low or high: pause spins, sched_yield and short sleeps at operations"},
@@ -17,6 +17,8 @@ constexpr std::array<StrategyParamInfo, 7> kParams{{
     {"settle_ms", "20", "a thread waiting this long is surely queued (FIFO, bypass judgement)"},
     {"max_wait_ms", "2000", "one wait of a starvation victim longer than this fails the claim"},
     {"stall", "10", "seconds without a trial starting or ending before the cell is a hang"},
+    {"history", "last",
+     "last or ring: each thread's last operation, or its last 16, for crash and hang reports"},
 }};
 
 constexpr std::array<StrategyInfo, 1> kCatalog{{
@@ -93,9 +95,15 @@ StressSearch make_stress_search(const StrategyParams& params) {
       s.max_wait_ms = whole_number(key, value, 1, 3'600'000);
     } else if (key == "stall") {
       s.stall_seconds = whole_number(key, value, 1, 3600);
+    } else if (key == "history") {
+      if (value != "last" && value != "ring") {
+        throw StrategyError("stress: parameter history='" + value + "' must be last or ring");
+      }
+      s.ring = value == "ring";
     } else {
-      throw StrategyError("stress: unknown parameter '" + key +
-                          "'; valid: threads, noise, faults, scale, settle_ms, max_wait_ms, stall");
+      throw StrategyError(
+          "stress: unknown parameter '" + key +
+          "'; valid: threads, noise, faults, scale, settle_ms, max_wait_ms, stall, history");
     }
   }
   return s;
@@ -113,6 +121,7 @@ std::string describe(const StressSearch& s, std::uint64_t resolved_threads) {
   if (s.max_wait_ms != StressSearch{}.max_wait_ms) {
     out += ",max_wait_ms=" + std::to_string(s.max_wait_ms);
   }
+  if (s.ring) out += ",history=ring";
   if (s.stall_seconds != StressSearch{}.stall_seconds) {
     out += ",stall=" + std::to_string(s.stall_seconds);
   }

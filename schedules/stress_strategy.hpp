@@ -37,6 +37,9 @@ struct StressSearch {
   std::uint64_t max_wait_ms = 2000;
   /// No trial started or ended for this long: the cell is a hang.
   std::uint64_t stall_seconds = 10;
+  /// history=ring: each thread keeps its last 16 operations for crash and hang reports, where
+  /// by default it keeps its last one (one store per operation instead of three).
+  bool ring = false;
 };
 
 /// The one entry, `stress`, for `list schedules`.

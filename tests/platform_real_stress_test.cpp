@@ -14,8 +14,31 @@
 namespace syncstress {
 namespace {
 
-TEST(PlatformRealStress, EachThreadsRingHoldsItsLastOperationsWithTheirLines) {
+TEST(PlatformRealStress, EachThreadKeepsItsLastOperationWithItsLine) {
   real_stress::begin_trial({real_stress::Noise::low, false, false, 7});
+  Real::atomic<std::int32_t> a{0};
+  a.fetch_add(1);
+  const auto line = __LINE__ + 1;
+  a.store(5);
+  std::thread other([&] { (void)a.load(); });
+  other.join();
+  real_stress::end_trial();
+  a.fetch_add(1);  // off: not recorded
+  const auto threads = real_stress::recent_operations(2);
+  ASSERT_EQ(threads.size(), 2u);
+  const auto& mine = threads[0];
+  EXPECT_EQ(mine.operations, 0u);  // not counted without a ring
+  ASSERT_EQ(mine.recent.size(), 1u);
+  EXPECT_EQ(mine.recent[0].op, "store");
+  EXPECT_EQ(mine.recent[0].line, line);
+  EXPECT_EQ(mine.recent[0].file, "tests/platform_real_stress_test.cpp");
+  ASSERT_EQ(threads[1].recent.size(), 1u);  // kept after its thread exited
+  EXPECT_EQ(threads[1].recent[0].op, "load");
+  EXPECT_NE(threads[1].os_thread, mine.os_thread);
+}
+
+TEST(PlatformRealStress, EachThreadsRingHoldsItsLastOperationsWithTheirLines) {
+  real_stress::begin_trial({real_stress::Noise::low, false, false, 7, /*ring=*/true});
   Real::atomic<std::int32_t> a{0};
   a.fetch_add(1);
   const auto line = __LINE__ + 1;

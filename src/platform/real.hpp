@@ -133,12 +133,15 @@ enum class op : std::uint8_t {
 };
 
 /// One thread's recent operations in a trial: entry i % kOpRingSize is its i-th operation,
-/// packed as (source_location << 8) | op. Each thread writes its own ring, in thread-local
+/// packed as (source_location << 8) | op; or, unless the trial keeps rings, `last` its latest
+/// one and nothing else (one store per operation: what a lock/unlock loop feels is the stores
+/// waiting before each locked instruction). Each thread writes its own ring, in thread-local
 /// storage; the platform keeps a registry of the trial's rings, and a thread copies its ring
 /// into storage the platform owns when it exits, so a crash handler may read the ring of a
 /// thread that has exited.
 inline constexpr std::size_t kOpRingSize = 16;  // a power of two
 struct alignas(64) op_ring {
+  std::atomic<std::uint64_t> last{0};
   std::atomic<std::uint64_t> count{0};
   std::atomic<std::uint32_t> os_thread{0};
   std::atomic<std::uint64_t> entries[kOpRingSize] = {};
@@ -147,12 +150,13 @@ struct alignas(64) op_ring {
 /// What every operation reads, on a cache line of its own, so that no primitive's atomic
 /// shares the line and turns every operation's read of the switch into a cache miss.
 struct alignas(64) stress_switch {
-  /// 0 while stress mode is off; else (trial number << 2) | noise level (1 low, 2 high, 0 off):
-  /// one load tells an operation whether stress mode is on, whether its thread has joined this
-  /// trial and whether to draw noise.
+  /// 0 while stress mode is off; else (trial number << 3) | kRingBit when the trial keeps
+  /// rings | noise level (1 low, 2 high, 0 off): one load tells an operation whether stress mode
+  /// is on, whether its thread has joined this trial, what to keep and whether to draw noise.
   std::atomic<std::uint64_t> generation{0};
 };
 inline stress_switch stress_state;
+inline constexpr std::uint64_t kRingBit = 4;
 // This thread's trial and ring; constinit, so reaching them is a plain TLS access.
 inline thread_local constinit std::uint64_t t_stress_generation = 0;
 inline thread_local constinit op_ring t_op_ring{};
@@ -177,11 +181,14 @@ inline void on_op(op kind, const std::source_location& where) noexcept {
     return;
   if (t_stress_generation != generation) [[unlikely]]
     stress_join(generation);
-  const auto n = t_op_ring.count.load(std::memory_order_relaxed);
-  t_op_ring.entries[n & (kOpRingSize - 1)].store(
-      (std::bit_cast<std::uint64_t>(where) << 8) | static_cast<std::uint8_t>(kind),
-      std::memory_order_relaxed);
-  t_op_ring.count.store(n + 1, std::memory_order_release);
+  const auto packed = (std::bit_cast<std::uint64_t>(where) << 8) | static_cast<std::uint8_t>(kind);
+  if ((generation & kRingBit) == 0) [[likely]] {
+    t_op_ring.last.store(packed, std::memory_order_relaxed);
+  } else {
+    const auto n = t_op_ring.count.load(std::memory_order_relaxed);
+    t_op_ring.entries[n & (kOpRingSize - 1)].store(packed, std::memory_order_relaxed);
+    t_op_ring.count.store(n + 1, std::memory_order_release);
+  }
   if ((generation & 3) != 0) [[unlikely]]
     stress_noise(generation & 3);
 }

@@ -26,6 +26,9 @@ struct Settings {
   bool spurious_wakeups = false;  ///< wait_on_address and park may return at once
   bool cas_failures = false;      ///< compare_exchange_weak may fail at once
   std::uint64_t seed = 0;
+  /// Each thread keeps its last kOpRingSize operations (three stores per operation); else only
+  /// its last one (one store).
+  bool ring = false;
 };
 
 /// Switches stress mode on for a trial: every thread starts a fresh ring and generator at its
@@ -44,7 +47,7 @@ struct RecentOp {
 struct ThreadOps {
   std::uint32_t slot = 0;        ///< the order in which the thread first reached an operation
   std::uint32_t os_thread = 0;   ///< gettid()
-  std::uint64_t operations = 0;  ///< this trial
+  std::uint64_t operations = 0;  ///< this trial; 0 when only the last one is kept
   std::vector<RecentOp> recent;
 };
 

@@ -71,6 +71,7 @@ void copy_ring(const op_ring& from, op_ring& to) {
   for (std::size_t i = 0; i < real_detail::kOpRingSize; ++i) {
     to.entries[i].store(from.entries[i].load(std::memory_order_relaxed), std::memory_order_relaxed);
   }
+  to.last.store(from.last.load(std::memory_order_relaxed), std::memory_order_relaxed);
   to.os_thread.store(from.os_thread.load(std::memory_order_relaxed), std::memory_order_relaxed);
   to.count.store(from.count.load(std::memory_order_relaxed), std::memory_order_release);
 }
@@ -105,6 +106,7 @@ void stress_join(std::uint64_t generation) noexcept {
   t_stress_generation = generation;
   const auto slot = g_claimed.fetch_add(1, std::memory_order_relaxed);
   t_op_ring.count.store(0, std::memory_order_relaxed);
+  t_op_ring.last.store(0, std::memory_order_relaxed);
   t_op_ring.os_thread.store(static_cast<std::uint32_t>(::syscall(SYS_gettid)),
                             std::memory_order_relaxed);
   t_keeper.generation = generation;
@@ -153,7 +155,8 @@ void begin_trial(const Settings& settings) {
   g_claimed.store(0, std::memory_order_relaxed);
   // A new generation: every thread claims a fresh ring at its next operation.
   const auto trial = g_trials.fetch_add(1, std::memory_order_relaxed) + 1;
-  const auto generation = (trial << 2) | static_cast<std::uint64_t>(settings.noise);
+  const auto generation = (trial << 3) | (settings.ring ? real_detail::kRingBit : 0) |
+                          static_cast<std::uint64_t>(settings.noise);
   g_generation.store(generation, std::memory_order_release);
   real_detail::stress_state.generation.store(generation, std::memory_order_release);
 }
@@ -179,6 +182,14 @@ std::vector<ThreadOps> recent_operations(std::size_t per_thread) {
     t.slot = static_cast<std::uint32_t>(slot);
     t.os_thread = ring.os_thread.load(std::memory_order_relaxed);
     t.operations = ring.count.load(std::memory_order_acquire);
+    if (t.operations == 0) {
+      // The trial keeps each thread's last operation only (or the thread has run none).
+      if (const auto last = ring.last.load(std::memory_order_relaxed); last != 0) {
+        t.recent.push_back(decode(last));
+      }
+      out.push_back(std::move(t));
+      continue;
+    }
     const auto kept = std::min<std::uint64_t>(
         {t.operations, std::uint64_t{real_detail::kOpRingSize}, std::uint64_t{per_thread}});
     for (std::uint64_t i = t.operations - kept; i < t.operations; ++i) {
