@@ -77,14 +77,20 @@ def main():
     if result.returncode != 0 or not page_path.is_file():
         fail(f"syncstress html exited {result.returncode}: {result.stderr}")
 
-    # The first violation found on sim (its schedule an ss1 string): numbered as the page and
+    # A violation found on sim (its schedule an ss1 string): numbered as the page and
     # `syncstress replay --violation N` number them, across the cells in order.
-    number, breach = 0, None
+    # A failed cell's first, so that the screenshot shows a claimed property breaking.
+    number, breach, fallback = 0, None, None
     for cell in report["cells"]:
         for v in cell["violations"]:
             number += 1
-            if breach is None and v["schedule"].startswith("ss1."):
+            if not v["schedule"].startswith("ss1."):
+                continue
+            if breach is None and cell["verdict"] == "fail":
                 breach = (number, v)
+            if fallback is None:
+                fallback = (number, v)
+    breach = breach or fallback
     if breach is None:
         fail(f"the run of {args.scenario} broke no property on sim: no swimlane to check "
              f"(verdicts: {[c['verdict'] for c in report['cells']]})")
