@@ -2,15 +2,18 @@
 // first fewer preemptions, then fewer steps, then smaller parameters, each candidate a whole
 // execution re-run on the deterministic runtime.
 //
-//  1. Preemptions: a bounded search (the reduced exhaustive search with preemption bound
-//     0, 1, ... below the schedule's) for an execution breaking the same property, as CHESS's
-//     iterative context bounding; then, around the schedule itself, each context switch that
-//     preempts is turned into "go on" where the property still breaks.
+//  1. Preemptions: the exhaustive searches (reduced, then plain) with preemption bound 0, 1, ...
+//     below the schedule's, for an execution breaking the same property, as CHESS's iterative
+//     context bounding; then, around the schedule itself, each context switch that preempts is
+//     turned into "go on" or deferred by up to four steps (to where the preempted thread
+//     blocks: a free switch), and each run of one thread's decisions dropped or swapped with
+//     the next.
 //  2. Steps: delta debugging (Zeller's ddmin) over the schedule's decisions, chunks halving
 //     down to one: a chunk is dropped, or its switches turned into "go on"; the runtime
 //     completes a decision list that no longer fits deterministically (GuidedStrategy).
 //  3. Parameters: the family's size parameters (actors, rounds, readers, items, ...) lowered,
-//     halving then one less, the decisions kept.
+//     halving then one less: the decisions kept, else a few executions of the strategy that
+//     found the counterexample; a parameter that does not change the execution is left alone.
 // A candidate is taken only when it breaks the same property in no more steps than the
 // counterexample as found (shrinking never grows a schedule) and is smaller than the current one:
 // fewer preemptions, or as many and fewer steps.
