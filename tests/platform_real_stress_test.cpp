@@ -14,8 +14,10 @@
 namespace syncstress {
 namespace {
 
-TEST(PlatformRealStress, EachThreadKeepsItsLastOperationWithItsLine) {
-  real_stress::begin_trial({real_stress::Noise::low, false, false, 7});
+/// A trial (keeping rings or not) in which this thread runs fetch_add then store and another
+/// thread a load, then one more fetch_add after it: returns the store's line.
+std::uint32_t three_operations(bool ring) {
+  real_stress::begin_trial({real_stress::Noise::low, false, false, 7, ring});
   Real::atomic<std::int32_t> a{0};
   a.fetch_add(1);
   const auto line = __LINE__ + 1;
@@ -24,6 +26,11 @@ TEST(PlatformRealStress, EachThreadKeepsItsLastOperationWithItsLine) {
   other.join();
   real_stress::end_trial();
   a.fetch_add(1);  // off: not recorded
+  return line;
+}
+
+TEST(PlatformRealStress, EachThreadKeepsItsLastOperationWithItsLine) {
+  const auto line = three_operations(/*ring=*/false);
   const auto threads = real_stress::recent_operations(2);
   ASSERT_EQ(threads.size(), 2u);
   const auto& mine = threads[0];
@@ -38,15 +45,7 @@ TEST(PlatformRealStress, EachThreadKeepsItsLastOperationWithItsLine) {
 }
 
 TEST(PlatformRealStress, EachThreadsRingHoldsItsLastOperationsWithTheirLines) {
-  real_stress::begin_trial({real_stress::Noise::low, false, false, 7, /*ring=*/true});
-  Real::atomic<std::int32_t> a{0};
-  a.fetch_add(1);
-  const auto line = __LINE__ + 1;
-  a.store(5);
-  std::thread other([&] { (void)a.load(); });
-  other.join();
-  real_stress::end_trial();
-  a.fetch_add(1);  // off: not recorded
+  const auto line = three_operations(/*ring=*/true);
   const auto threads = real_stress::recent_operations(2);
   ASSERT_EQ(threads.size(), 2u);
   const auto& mine = threads[0];

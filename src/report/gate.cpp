@@ -9,6 +9,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "report/markup.hpp"
 #include "scenarios/outcome.hpp"
 #include "util/concat.hpp"
 #include "util/json_input.hpp"
@@ -303,35 +304,8 @@ json baseline_from_reports(const std::vector<json>& reports) {
 }
 
 std::string xml_escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        // XML 1.0 forbids most control characters even when escaped.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') {
-          out += '?';
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
+  // XML 1.0 forbids most control characters even when escaped.
+  return escape_markup(text, {"&apos;", "?", /*del_too=*/false});
 }
 
 std::string junit_xml(const GateResult& result) {

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <utility>
 
+#include "report/markup.hpp"
+#include "report/report.hpp"
 #include "util/concat.hpp"
 
 namespace syncstress::report {
@@ -14,35 +16,8 @@ namespace syncstress::report {
 using nlohmann::json;
 
 std::string escape_html(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        if ((static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') ||
-            c == 0x7f) {
-          out += "\xEF\xBF\xBD";  // U+FFFD: a control character has no place in a page
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
+  // U+FFFD for a control character: it has no place in a page.
+  return escape_markup(text, {"&#39;", "\xEF\xBF\xBD", /*del_too=*/true});
 }
 
 namespace {
@@ -79,21 +54,6 @@ std::string format_number(double v) {
     std::snprintf(buf, sizeof buf, "%.3f", v);
   } else {
     std::snprintf(buf, sizeof buf, "%.1f", v);
-  }
-  return buf;
-}
-
-/// A wall-clock figure in ns: "850 ns", "12.3 us", "4.1 ms", "2.0 s".
-std::string format_ns(double ns) {
-  char buf[48];
-  if (ns < 1e3) {
-    std::snprintf(buf, sizeof buf, "%.0f ns", ns);
-  } else if (ns < 1e6) {
-    std::snprintf(buf, sizeof buf, "%.1f us", ns / 1e3);
-  } else if (ns < 1e9) {
-    std::snprintf(buf, sizeof buf, "%.1f ms", ns / 1e6);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.1f s", ns / 1e9);
   }
   return buf;
 }

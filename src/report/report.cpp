@@ -201,8 +201,6 @@ void check_report(const nlohmann::json& report, const std::filesystem::path& pat
   }
 }
 
-namespace {
-
 /// A wall-clock figure in ns as people read it: "850 ns", "12.3 us", "4.1 ms", "2.0 s".
 std::string format_ns(double ns) {
   char buf[32];
@@ -217,6 +215,8 @@ std::string format_ns(double ns) {
   }
   return buf;
 }
+
+namespace {
 
 /// `v` with `digits` decimals.
 std::string fixed(double v, int digits) {

@@ -70,6 +70,9 @@ nlohmann::json read_report(const std::filesystem::path& path);
 /// The checks of read_report on a parsed document (parse_json_input's result) of file `path`.
 void check_report(const nlohmann::json& report, const std::filesystem::path& path);
 
+/// A wall-clock figure in ns as people read it: "850 ns", "12.3 us", "4.1 ms", "2.0 s".
+std::string format_ns(double ns);
+
 /// The human table: primitive | scenario | schedule | verdict | executions | time | first
 /// violation, from a report document.
 void print_table(std::ostream& out, const nlohmann::json& report);
