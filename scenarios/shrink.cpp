@@ -53,12 +53,8 @@ class InProcessRunner final : public TrialRunner {
   AnswerLog& log() override { return log_; }
 
   Trial run(const Cell& cell, Strategy& strategy) override {
-    if (&cell != runtime_cell_) {
-      runtime_ = make_runtime(cell, /*trace=*/false);
-      runtime_cell_ = &cell;
-    }
     Observations obs;
-    const auto r = execute(cell, *runtime_, strategy, obs, watch_);
+    const auto r = execute(cell, runtime_(cell), strategy, obs, watch_);
     return Trial{judge(r, obs, cell.preset.family, cell.primitive->claims), r.steps,
                  r.outcome == sim::Outcome::pruned};
   }
@@ -69,8 +65,7 @@ class InProcessRunner final : public TrialRunner {
   ExecutionWatch& watch_;
   std::vector<LoggedAnswer> entries_;
   AnswerLog log_;
-  std::unique_ptr<sim::Runtime> runtime_;
-  const Cell* runtime_cell_ = nullptr;
+  RuntimeForCells runtime_;
 };
 
 class Shrinker {

@@ -17,6 +17,15 @@ std::unique_ptr<sim::Runtime> make_runtime(const Cell& cell, bool trace) {
   return std::make_unique<sim::Runtime>(cell_runtime_options(cell, trace));
 }
 
+sim::Runtime& RuntimeForCells::operator()(const Cell& cell) {
+  const auto options = cell_runtime_options(cell, /*trace=*/false);
+  if (runtime_ == nullptr || !(options == options_)) {
+    runtime_ = std::make_unique<sim::Runtime>(options);
+    options_ = options;
+  }
+  return *runtime_;
+}
+
 sim::ExecutionResult execute(const Cell& cell, sim::Runtime& runtime, Strategy& strategy,
                              Observations& obs, ExecutionWatch& watch) {
   watch.progress();

@@ -20,6 +20,17 @@ std::unique_ptr<sim::Runtime> make_runtime(const Cell& cell, bool trace);
 /// that explores them may inject (sim::Options::offer_*) given its family and primitive.
 sim::Options cell_runtime_options(const Cell& cell, bool trace);
 
+/// A runtime, traces off, for cells run one after another (shrinking tries cells whose size
+/// parameters differ): made anew only when a cell's runtime options differ from the last's.
+class RuntimeForCells {
+ public:
+  sim::Runtime& operator()(const Cell& cell);
+
+ private:
+  std::unique_ptr<sim::Runtime> runtime_;
+  sim::Options options_;
+};
+
 /// Runs the cell's body once under `strategy`, filling `obs`; tells `watch` when it starts
 /// and ends.
 sim::ExecutionResult execute(const Cell& cell, sim::Runtime& runtime, Strategy& strategy,

@@ -46,6 +46,8 @@ struct Options {
   bool record_trace = true;
   /// Usable stack bytes per fiber; 0 picks the default (256 KiB, 1 MiB under ASan).
   std::size_t stack_size = 0;
+
+  friend bool operator==(const Options&, const Options&) = default;
 };
 
 /// How an execution ended. `pruned`: the strategy ended it because a reduction proved every

@@ -77,10 +77,8 @@ class ForkedRunner final : public scenarios::TrialRunner {
   AnswerLog& log() override { return shared_->log; }
 
   Trial run(const Cell& cell, Strategy& strategy) override {
-    if (&cell != runtime_cell_) {
-      runtime_ = scenarios::make_runtime(cell, /*trace=*/false);
-      runtime_cell_ = &cell;
-    }
+    // Made here, so that each child inherits it instead of making its own.
+    sim::Runtime& runtime = runtime_(cell);
     shared_->step = 0;
     const ChildExit e = run_child(
         1,
@@ -89,7 +87,7 @@ class ForkedRunner final : public scenarios::TrialRunner {
           for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::signal(sig, SIG_DFL);
           StepNoting noting(strategy, *shared_);
           scenarios::Observations obs;
-          const auto r = scenarios::execute(cell, *runtime_, noting, obs, scenarios::no_watch());
+          const auto r = scenarios::execute(cell, runtime, noting, obs, scenarios::no_watch());
           const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
           const std::string out = nlohmann::json{
               {"broken", j.broken},
@@ -131,8 +129,7 @@ class ForkedRunner final : public scenarios::TrialRunner {
   double trial_seconds_;
   std::size_t bytes_ = 0;
   Shared* shared_ = nullptr;
-  std::unique_ptr<sim::Runtime> runtime_;
-  const Cell* runtime_cell_ = nullptr;
+  scenarios::RuntimeForCells runtime_;
 };
 
 /// Replays `schedule` of `cell` in a child, twice; both must break `property` with the same
