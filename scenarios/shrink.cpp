@@ -107,7 +107,7 @@ class Shrinker {
     out.original_steps = best_.steps;
     out.original_preemptions = best_.preemptions;
 
-    if (runner_.keeps_strategy_state()) bounded_search();
+    if (limits_.bounded_search && runner_.keeps_strategy_state()) bounded_search();
     bool changed = true;
     while (changed && budget_left()) {
       changed = false;

@@ -44,6 +44,9 @@ struct ShrinkLimits {
   /// Whether the parameter pass runs (it re-resolves the cell from its preset and primitive:
   /// off for a cell whose body is not the catalogue's, as in tests).
   bool lower_parameters = true;
+  /// Whether the first pass searches the preemption bounds below the schedule's (off where the
+  /// caller has just done so: an exhaustive cell's re-search, scenarios/sim_cell.cpp).
+  bool bounded_search = true;
 };
 
 /// A shrunk counterexample and what shrinking it took.

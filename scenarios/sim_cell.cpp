@@ -71,7 +71,8 @@ std::variant<Confirmed, std::string> confirm(const Cell& cell, const Schedule& s
 /// it. Returns an error text when a replay diverges.
 std::optional<std::string> shrink_into(Violation& v, const Cell& cell, const Schedule& found,
                                        const Judgement& broken, bool frame_misuse,
-                                       const CellPlan& plan, ExecutionWatch& watch) {
+                                       bool searched_bounds, const CellPlan& plan,
+                                       ExecutionWatch& watch) {
   if (!plan.shrink) {
     v.shrink = ShrinkNote{.skipped = "--no-shrink"};
     return std::nullopt;
@@ -84,6 +85,9 @@ std::optional<std::string> shrink_into(Violation& v, const Cell& cell, const Sch
   }
   ShrinkLimits limits;
   limits.seconds = plan.shrink_seconds;
+  // An exhaustive cell has just searched the bounds below (search_fewer_preemptions, with a
+  // larger budget than shrinking's): its shrink starts from what that found.
+  limits.bounded_search = !searched_bounds;
   // Should a trial crash or hang this process, the supervisor reports `v` as it stands.
   Violation as_found = v;
   as_found.shrink = ShrinkNote{.in_children = "a trial took the cell's process down"};
@@ -291,8 +295,9 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
     v.steps = std::get<Confirmed>(confirmed).steps;
     if (!j.claimed) {
       v.shrink = ShrinkNote{.skipped = "the evidence of a property the primitive does not claim"};
-    } else if (auto err = shrink_into(v, cell, reported, reported_judgement,
-                                      r.outcome == sim::Outcome::frame_misuse, plan, watch)) {
+    } else if (auto err =
+                   shrink_into(v, cell, reported, reported_judgement,
+                               r.outcome == sim::Outcome::frame_misuse, exhaustive, plan, watch)) {
       out.verdict = Verdict::error;
       out.error = "nondeterminism in the tool: " + *err + " (schedule " + v.schedule + ")";
       out.stopped_by = StopReason::error;
