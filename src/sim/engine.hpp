@@ -35,10 +35,11 @@
 // Unwind raised in a coroutine stops at its resumption, which returns normally: resumptions
 // never throw, because task.hpp calls them from noexcept awaiters. The workers go first so
 // that the coroutines still queued for the pool run while the objects on the user threads'
-// stacks are alive; a post made later runs its coroutine at once. Resumptions of destroyed,
-// finished or queued frames, of frames that never ran (they wait in nothing: their first
-// operation would only be an Unwind, often inside a primitive's noexcept claim), and
-// resume_on_signal, run nothing in teardown, but count as operations for the budget below.
+// stacks are alive (what a worker busy at the end leaves queued, a worker started in teardown
+// runs); a post made later runs its coroutine at once. Resumptions of destroyed, finished or
+// queued frames, of frames that never ran (they wait in nothing: their first operation would
+// only be an Unwind, often inside a primitive's noexcept claim), and resume_on_signal, run
+// nothing in teardown, but count as operations for the budget below.
 //
 // Two cases cannot be unwound and are abandoned instead (the fiber is never resumed, its
 // stack is reused, what its frames owned leaks; counted in ExecutionResult::abandoned_fibers):

@@ -24,6 +24,16 @@ void Engine::teardown() {
   for (std::uint32_t i = 0; i < thread_count_; ++i) {
     if (threads_[i]->worker) tear_down(*threads_[i]);
   }
+  // A worker that was busy when the execution ended (releasing waiters, inside a primitive)
+  // unwinds at its next unwind point and leaves the queue as it is. What is queued still runs,
+  // on a worker started for it: a queued coroutine's node may still be linked into a list on
+  // the stack of the thread that released it, and only its await_resume takes it out (its
+  // owner's destructor would otherwise unlink it from that dead list).
+  if (!queue_.empty()) {
+    Thread& drain = *threads_[new_thread(nullptr, /*worker=*/true)];
+    drain.state = State::runnable;  // new_thread marks a thread made in teardown finished
+    tear_down(drain);
+  }
   // Then children before parents: a thread's objects (the scenario's context, the primitive,
   // the coroutine frames it owns) usually live on the stack of the thread that spawned it, and
   // a fiber resumed here runs normal code up to its next unwind point. Unwinding main first
