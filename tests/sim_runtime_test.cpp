@@ -2,6 +2,7 @@
 // exceptions), and teardown of executions that end early.
 #include <gtest/gtest.h>
 
+#include <exception>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -260,6 +261,60 @@ TEST(SimRuntime, ExceptionEscapingAThreadIsReported) {
   EXPECT_EQ(r.property, "exception");
   EXPECT_NE(r.message.find("thread 1"), std::string::npos) << r.message;
   EXPECT_NE(r.message.find("boom in thread"), std::string::npos) << r.message;
+}
+
+// Each fiber keeps its own exception state across switches (src/sim/fiber.hpp): the exception
+// a catch block is handling, and the count of exceptions in flight while a destructor runs
+// during unwinding. Three threads switch away in both places and in ordinary code, in every
+// interleaving the seeds give.
+TEST(SimRuntime, EachThreadKeepsItsOwnExceptionStateAcrossSwitches) {
+  sim::Runtime rt;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    SeededStrategy s(seed);
+    const auto r = rt.run(s, [] {
+      auto in_catch = [](int me) {
+        try {
+          throw me;
+        } catch (int) {
+          for (int i = 0; i < 3; ++i) {
+            Sim::yield();
+            Sim::check(std::uncaught_exceptions() == 0, "an exception in flight in a catch block");
+            try {
+              std::rethrow_exception(std::current_exception());
+            } catch (int caught) {
+              Sim::check(caught == me, "the catch block handles another thread's exception");
+            }
+          }
+        }
+      };
+      struct YieldsWhileUnwinding {
+        ~YieldsWhileUnwinding() {
+          for (int i = 0; i < 3; ++i) {
+            Sim::yield();
+            Sim::check(std::uncaught_exceptions() == 1, "unwinding lost its exception count");
+          }
+        }
+      };
+      auto unwinding = [] {
+        try {
+          YieldsWhileUnwinding guard;
+          throw std::runtime_error("unwinding");
+        } catch (const std::runtime_error&) {
+        }
+        Sim::check(std::uncaught_exceptions() == 0, "an exception count after the catch");
+        Sim::check(!std::current_exception(), "an exception handled after the catch");
+      };
+      Sim::thread a([&] { in_catch(1); });
+      Sim::thread b([&] { in_catch(2); });
+      Sim::thread c(unwinding);
+      for (int i = 0; i < 3; ++i) {
+        Sim::yield();
+        Sim::check(std::uncaught_exceptions() == 0 && !std::current_exception(),
+                   "the main thread sees another thread's exception");
+      }
+    });
+    ASSERT_EQ(r.outcome, Outcome::completed) << "seed " << seed << ": " << r.message;
+  }
 }
 
 TEST(SimRuntime, MutexGivesMutualExclusionOverManySeeds) {

@@ -197,13 +197,44 @@ class Engine {
   /// who runs next. In teardown: may throw Unwind (see the file comment).
   /// `writes` is false for an operation that changes nothing (a load, a failed CAS): two such
   /// steps of different threads commute (see Access). `values` are formatted only when traced.
+  /// Inline for a search's common case (no trace, no observing strategy, not in teardown): the
+  /// step is counted and schedule() tail-called, so an operation that ends with its step (a
+  /// lock, an unlock) returns from the switch straight into its caller.
   void step(Kind kind, const void* obj, std::string_view op, TraceValues values,
-            const source_location& loc, Point point = Point::plain, bool writes = true);
+            const source_location& loc, Point point = Point::plain, bool writes = true) {
+    if (aborting_ || observe_ || tracing_) [[unlikely]] {
+      step_noted(kind, obj, op, values, loc, point, writes);
+      return;
+    }
+    ++steps_;
+    schedule(point == Point::yield, After::step);
+  }
   /// Blocks the current thread on `obj` until a wake makes it runnable and it is chosen.
   /// Returns false in teardown (the caller must return at once); unwinds there unless
   /// `may_unwind` is false (a destructor's wait).
+  /// Inline, as step() is, with its trace entry and observed accesses out of line.
   bool block(Kind kind, const void* obj, Wait wait, std::string_view op, TraceValues values,
-             const source_location& loc, std::int64_t holder = -1, bool may_unwind = true);
+             const source_location& loc, std::int64_t holder = -1, bool may_unwind = true) {
+    const After after = may_unwind ? After::blocked : After::blocked_quiet;
+    if (aborting_) [[unlikely]] {
+      return in_teardown(after);
+    }
+    Thread& t = *current_;
+    t.state = State::blocked;
+    t.wait = wait;
+    t.wait_kind = kind;
+    t.wait_obj = obj;
+    t.wait_op = op;
+    t.wait_loc = loc;
+    t.wait_holder = holder;
+    t.handed = false;
+    make_blocked(t);
+    ++steps_;
+    if (observe_ || tracing_) [[unlikely]] {
+      note_block(kind, obj, op, values, loc);
+    }
+    return schedule(false, after);
+  }
   /// Asks the strategy for a number in [0, bound); 0 without asking when bound < 2.
   std::uint64_t choose(std::uint64_t bound);
   /// A fault injection point: asks next_u64(2) only when `enabled`.
@@ -225,6 +256,9 @@ class Engine {
   // objects' members tail-call them: a frame fewer to return through after a fiber switch.
   void mutex_lock(mutex& m, source_location loc);
   void mutex_unlock(mutex& m, source_location loc);
+  /// mutex_lock once the mutex was found held; mutex_unlock of a mutex not held.
+  [[gnu::noinline]] void mutex_lock_blocking(mutex& m, source_location loc);
+  [[gnu::noinline, gnu::cold]] void unlock_not_held(mutex& m, source_location loc);
   bool mutex_try_lock(mutex& m, source_location loc);
   void park(parker& p, source_location loc);
   void unpark(parker& p, source_location loc);
@@ -289,10 +323,32 @@ class Engine {
   [[noreturn]] void exit_thread(Thread& self);
   void record(Kind kind, const void* obj, std::string_view op, std::string values,
               const source_location& loc);
-  void decide(bool yielded);
-  /// decide() itself, inlined into step() and block(): on a switch, fewer frames return into
-  /// a fiber whose return addresses the CPU's return stack did not see (each one mispredicts).
-  [[gnu::always_inline]] inline void decide_inline(bool yielded);
+  /// step() with its trace entry and observed accesses, or in teardown.
+  void step_noted(Kind kind, const void* obj, std::string_view op, TraceValues values,
+                  source_location loc, Point point, bool writes);
+  /// block()'s trace entry and observed accesses.
+  void note_block(Kind kind, const void* obj, std::string_view op, TraceValues values,
+                  source_location loc);
+  /// What schedule() does once its thread runs again and finds the execution ended (teardown).
+  enum class After : std::uint8_t {
+    nothing,
+    step,          // the operation completed: budget_point(), return false
+    blocked,       // its wait did not end: abort_point() (may unwind), return false
+    blocked_quiet  // the same from a destructor's wait: budget_point(), return false
+  };
+  /// Ends the current thread's step: lets the strategy pick who runs next and switches to it.
+  /// Returns once this thread is chosen again: true, or false in teardown (see After).
+  ///
+  /// The one place a step switches fibers, and step() and block() end by tail-calling it. A
+  /// switch resumes a fiber whose return addresses the CPU's return stack has not seen: it
+  /// holds the suspended fiber's instead, and each return that differs mispredicts (a few ns
+  /// each, the largest part of a step). With one call site and no frame of step() or block()
+  /// left in between, the first return is always predicted and the next lands straight in the
+  /// operation's caller, often the same site in both fibers.
+  [[gnu::noinline]] bool schedule(bool yielded, After after);
+  /// schedule()'s return when the execution ended while it waited (or as it decided).
+  bool in_teardown(After after);
+  void decide(bool yielded) { schedule(yielded, After::nothing); }
   /// decide()'s rare turns, out of its way: the step reported to an observing strategy (false:
   /// the execution ended), the step bound, and a next_thread asked through the Strategy (false:
   /// the execution ended; else `*index` is the answer).
@@ -340,7 +396,12 @@ class Engine {
   void make_runnable(Thread& t) { runnable_.add(t.id); }
   void make_blocked(Thread& t) { runnable_.remove(t.id); }
   void collect_waiters(const void* obj, Wait wait);
-  void wake(Thread& t, bool handed);
+  void wake(Thread& t, bool handed) {
+    t.state = State::runnable;
+    t.wait = Wait::none;
+    t.handed = handed;
+    make_runnable(t);
+  }
   void enqueue(std::coroutine_handle<> h, const source_location& loc);
   /// Teardown: whether h may still run (not a destroyed, finished or queued frame, nor one that
   /// never ran, and not on the host).

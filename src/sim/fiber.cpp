@@ -16,29 +16,17 @@ namespace syncstress::sim::detail {
 
 namespace {
 
-// The layout of libstdc++'s __cxa_eh_globals (unwind-cxx.h) on non-ARM targets.
-struct EhGlobals {
-  void* caught_exceptions;
-  unsigned int uncaught_exceptions;
-};
-
-// This OS thread's, asked of libstdc++ once: __cxa_get_globals goes through __tls_get_addr,
-// a call pair that cost as much as the rest of a switch. The address never changes.
-thread_local EhGlobals* t_eh_globals = nullptr;
-
-EhGlobals* eh_globals() noexcept {
-  if (t_eh_globals == nullptr) [[unlikely]] {
-    t_eh_globals = reinterpret_cast<EhGlobals*>(abi::__cxa_get_globals());
-  }
-  return t_eh_globals;
-}
-
 std::size_t page_size() {
   static const std::size_t size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   return size;
 }
 
 }  // namespace
+
+EhGlobals* ask_eh_globals() noexcept {
+  t_eh_globals = reinterpret_cast<EhGlobals*>(abi::__cxa_get_globals());
+  return t_eh_globals;
+}
 
 StackPool::~StackPool() {
   for (const Stack& s : all_) {
@@ -103,6 +91,45 @@ void fiber_started(ctx::transfer_t transfer, Context& self) {
   g->uncaught_exceptions = self.uncaught_exceptions;
 }
 
+#ifdef SYNCSTRESS_SIM_JUMP
+
+// syncstress_sim_jump(to, data): jump_fcontext's frame, with the return address the call pushed
+// at 0x38 and the six callee-saved registers below it. 0x00 holds the floating-point control
+// words in a frame jump_fcontext or make_fcontext wrote; this switch neither writes nor reads
+// it, which is why jump_fcontext must not resume a fiber this switch suspended. Returns
+// transfer_t{the suspended fiber's fcontext, data} in rax:rdx, and passes the same in rdi:rsi
+// to a fiber's entry on its first switch (make_fcontext's trampoline takes them from there).
+asm(R"(
+    .text
+    .p2align 4
+    .globl syncstress_sim_jump
+    .hidden syncstress_sim_jump
+    .type syncstress_sim_jump, @function
+syncstress_sim_jump:
+    leaq -0x38(%rsp), %rsp
+    movq %r12, 0x08(%rsp)
+    movq %r13, 0x10(%rsp)
+    movq %r14, 0x18(%rsp)
+    movq %r15, 0x20(%rsp)
+    movq %rbx, 0x28(%rsp)
+    movq %rbp, 0x30(%rsp)
+    movq %rsp, %rax
+    movq %rdi, %rsp
+    movq 0x08(%rsp), %r12
+    movq 0x10(%rsp), %r13
+    movq 0x18(%rsp), %r14
+    movq 0x20(%rsp), %r15
+    movq 0x28(%rsp), %rbx
+    movq 0x30(%rsp), %rbp
+    leaq 0x38(%rsp), %rsp
+    movq %rsi, %rdx
+    movq %rax, %rdi
+    ret
+    .size syncstress_sim_jump, .-syncstress_sim_jump
+)");
+
+#else
+
 void switch_context(Context& from, Context& to) {
   EhGlobals* g = eh_globals();
   from.caught_exceptions = g->caught_exceptions;
@@ -127,5 +154,7 @@ void switch_context(Context& from, Context& to) {
   previous->fctx = t.fctx;
   // The switcher saved its own state into `previous` and installed ours before jumping.
 }
+
+#endif
 
 }  // namespace syncstress::sim::detail

@@ -31,7 +31,7 @@ void Engine::record(Kind kind, const void* obj, std::string_view op, std::string
   e.line = loc.line();
 }
 
-inline void Engine::decide_inline(bool yielded) {
+bool Engine::schedule(bool yielded, After after) {
   Thread& cur = *current_;
   // Before the step is reported: a spurious wake is part of it (see engine.hpp). Not when the
   // step bound ends the execution below, nor when no other thread could run (a deadlock stays
@@ -39,17 +39,17 @@ inline void Engine::decide_inline(bool yielded) {
   Thread* woken = nullptr;
   if (spurious_wakeups_on_ && !runnable_.empty() && steps_ <= options_.max_steps) {
     woken = wake_spuriously(cur);
-    if (aborting_) return;  // the strategy refused to answer
+    if (aborting_) return in_teardown(after);  // the strategy refused to answer
   }
-  if (observe_ && !report_step(cur)) return;
+  if (observe_ && !report_step(cur)) return in_teardown(after);
   if (steps_ > options_.max_steps) [[unlikely]] {
     exceed_step_bound();
-    return;
+    return in_teardown(after);
   }
   const std::size_t n = runnable_.size();
   if (n == 0) [[unlikely]] {
     no_runnable();
-    return;
+    return in_teardown(after);
   }
   ThreadId next = runnable_[0];
   if (woken != nullptr) {
@@ -61,7 +61,7 @@ inline void Engine::decide_inline(bool yielded) {
       i = static_cast<std::size_t>(draws_.rng->below(n));
       if (draws_.record != nullptr) draws_.record->push_back(Choice{ChoiceKind::kThread, i, n});
     } else if (!ask_next_thread(cur, yielded, &i)) {
-      return;
+      return in_teardown(after);
     }
     next = runnable_[i];
   }
@@ -71,12 +71,28 @@ inline void Engine::decide_inline(bool yielded) {
     current_ = &to;
     switch_context(cur.ctx, to.ctx);
   }
+  if (aborting_) [[unlikely]]
+    return in_teardown(after);
+  return true;
 }
 
-void Engine::decide(bool yielded) { decide_inline(yielded); }
+bool Engine::in_teardown(After after) {
+  switch (after) {
+    case After::nothing:
+      return false;
+    case After::blocked:
+      abort_point();
+      return false;
+    case After::step:
+    case After::blocked_quiet:
+      budget_point();
+      return false;
+  }
+  return false;
+}
 
-void Engine::step(Kind kind, const void* obj, std::string_view op, TraceValues values,
-                  const source_location& loc, Point point, bool writes) {
+void Engine::step_noted(Kind kind, const void* obj, std::string_view op, TraceValues values,
+                        source_location loc, Point point, bool writes) {
   if (aborting_) {
     // A coroutine resumed in teardown stops at its first operation (see engine.hpp).
     if (point == Point::plain && (current_ == nullptr || !current_->resumed_in_teardown)) {
@@ -89,31 +105,12 @@ void Engine::step(Kind kind, const void* obj, std::string_view op, TraceValues v
   ++steps_;
   if (observe_ && obj != nullptr) touch(obj, writes);
   if (tracing_) record(kind, obj, op, values.str(), loc);
-  decide_inline(point == Point::yield);
-  if (aborting_) budget_point();  // resumed by teardown: the op completed, return normally
+  // Resumed by teardown: the operation completed, it returns normally.
+  schedule(point == Point::yield, After::step);
 }
 
-bool Engine::block(Kind kind, const void* obj, Wait wait, std::string_view op, TraceValues values,
-                   const source_location& loc, std::int64_t holder, bool may_unwind) {
-  if (aborting_) {
-    if (may_unwind) {
-      abort_point();
-    } else {
-      budget_point();
-    }
-    return false;
-  }
-  Thread& t = *current_;
-  t.state = State::blocked;
-  t.wait = wait;
-  t.wait_kind = kind;
-  t.wait_obj = obj;
-  t.wait_op = op;
-  t.wait_loc = loc;
-  t.wait_holder = holder;
-  t.handed = false;
-  make_blocked(t);
-  ++steps_;
+void Engine::note_block(Kind kind, const void* obj, std::string_view op, TraceValues values,
+                        source_location loc) {
   if (observe_) {
     touch(obj, false);   // it found obj not ready,
     touch_waiters(obj);  // and is now on obj's wait list
@@ -123,16 +120,6 @@ bool Engine::block(Kind kind, const void* obj, Wait wait, std::string_view op, T
     text += text.empty() ? "blocks" : ", blocks";
     record(kind, obj, op, std::move(text), loc);
   }
-  decide_inline(false);
-  if (aborting_) {
-    if (may_unwind) {
-      abort_point();
-    } else {
-      budget_point();
-    }
-    return false;
-  }
-  return true;
 }
 
 bool Engine::report_step(const Thread& cur) {
@@ -292,13 +279,6 @@ void Engine::collect_waiters(const void* obj, Wait wait) {
     Thread& t = *threads_[i];
     if (t.state == State::blocked && t.wait == wait && t.wait_obj == obj) scratch_.push_back(&t);
   }
-}
-
-void Engine::wake(Thread& t, bool handed) {
-  t.state = State::runnable;
-  t.wait = Wait::none;
-  t.handed = handed;
-  make_runnable(t);
 }
 
 }  // namespace syncstress::sim::detail

@@ -3,6 +3,7 @@
 #include "sim/sync_objects.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -53,11 +54,25 @@ void Engine::wake_address(const void* obj, bool all, std::string_view op,
   step(Kind::atomic, obj, op, woke, loc);
 }
 
+// mutex_lock and mutex_unlock end with their step, which tail-calls the switch (Engine::step),
+// so after the switch back they return straight into their caller; that needs them free of
+// locals whose address escapes, so the blocking loop and the violation live in functions of
+// their own.
 void Engine::mutex_lock(mutex& m, source_location loc) {
   if (aborting_) {
     abort_point();
     return;
   }
+  if (m.held_) {
+    mutex_lock_blocking(m, loc);
+    return;
+  }
+  m.held_ = true;
+  m.owner_ = current_id();
+  step(Kind::mutex, &m, "lock", {}, loc);
+}
+
+void Engine::mutex_lock_blocking(mutex& m, source_location loc) {
   for (;;) {
     if (!m.held_) {
       m.held_ = true;
@@ -72,16 +87,24 @@ void Engine::mutex_lock(mutex& m, source_location loc) {
 
 void Engine::mutex_unlock(mutex& m, source_location loc) {
   if (!m.held_ && !aborting_) {
-    violation(Outcome::violation, "check",
-              "unlock of " + name_of(Kind::mutex, &m) + ", which is not held", &loc);
+    unlock_not_held(m, loc);
     return;
   }
   m.held_ = false;
   if (!aborting_) {
-    collect_waiters(&m, Wait::mutex);
-    for (Thread* t : scratch_) wake(*t, false);
+    // Every waiter retries (collect_waiters' scan, without the list).
+    if (observe_) touch_waiters(&m);
+    for (std::uint32_t i = 0; i < thread_count_; ++i) {
+      Thread& t = *threads_[i];
+      if (t.state == State::blocked && t.wait == Wait::mutex && t.wait_obj == &m) wake(t, false);
+    }
   }
   step(Kind::mutex, &m, "unlock", {}, loc);
+}
+
+void Engine::unlock_not_held(mutex& m, source_location loc) {
+  violation(Outcome::violation, "check",
+            "unlock of " + name_of(Kind::mutex, &m) + ", which is not held", &loc);
 }
 
 bool Engine::mutex_try_lock(mutex& m, source_location loc) {
