@@ -6,14 +6,25 @@
 namespace syncstress::scenarios {
 namespace {
 
-double percentile(std::vector<std::uint64_t>& v, double q) {
-  if (v.empty()) return 0;
-  const auto i = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size()))) - 1;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(i), v.end());
-  return static_cast<double>(v[i]);
+/// The nearest-rank percentile's 0-based rank among `n` > 0 values.
+std::uint64_t rank_of(double q, std::uint64_t n) {
+  return static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(n))) - 1;
 }
 
 }  // namespace
+
+std::uint64_t Metrics::wait_at_rank(std::uint64_t rank) const {
+  std::uint64_t below = 0;  // waits shorter than the one looked at
+  for (std::uint64_t steps = 0; steps < wait_counts_.size(); ++steps) {
+    below += wait_counts_[steps];
+    if (rank < below) return steps;
+  }
+  for (const auto& [steps, count] : long_waits_) {
+    below += count;
+    if (rank < below) return steps;
+  }
+  return 0;  // rank >= waits_counted_: not asked
+}
 
 void Metrics::add(const Observations& obs, const Judgement& judgement) {
   if (judgement.broken) ++broken_[judgement.property];
@@ -26,7 +37,17 @@ void Metrics::add(const Observations& obs, const Judgement& judgement) {
     sum += x;
     sum_sq += x * x;
     acquisitions_ += a.waits.size();
-    if (wait_percentiles_) waits_.insert(waits_.end(), a.waits.begin(), a.waits.end());
+    if (wait_percentiles_) {
+      for (const std::uint64_t steps : a.waits) {
+        if (steps < kDenseWaits) {
+          if (wait_counts_.size() <= steps) wait_counts_.resize(steps + 1);
+          ++wait_counts_[steps];
+        } else {
+          ++long_waits_[steps];
+        }
+      }
+      waits_counted_ += a.waits.size();
+    }
     max_bypassed_ = std::max(max_bypassed_, a.max_bypassed);
     bypasses_ += a.bypassed;
   }
@@ -43,12 +64,11 @@ nlohmann::json Metrics::to_json() {
     m["jain_fairness_index"] = jain_sum_ / static_cast<double>(jain_count_);
     m["acquisitions"] = acquisitions_;
     if (wait_percentiles_) {
-      m["wait_steps"] = {{"p50", percentile(waits_, 0.50)},
-                         {"p90", percentile(waits_, 0.90)},
-                         {"p99", percentile(waits_, 0.99)},
-                         {"max", waits_.empty() ? 0.0
-                                                : static_cast<double>(*std::max_element(
-                                                      waits_.begin(), waits_.end()))}};
+      const auto at = [&](double q) {
+        return waits_counted_ == 0 ? 0.0
+                                   : static_cast<double>(wait_at_rank(rank_of(q, waits_counted_)));
+      };
+      m["wait_steps"] = {{"p50", at(0.50)}, {"p90", at(0.90)}, {"p99", at(0.99)}, {"max", at(1.0)}};
     }
     m["bypasses"] = bypasses_;
     m["max_bypassed_in_one_wait"] = max_bypassed_;
