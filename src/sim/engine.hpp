@@ -256,8 +256,9 @@ class Engine {
   // objects' members tail-call them: a frame fewer to return through after a fiber switch.
   void mutex_lock(mutex& m, source_location loc);
   void mutex_unlock(mutex& m, source_location loc);
-  /// mutex_lock once the mutex was found held; mutex_unlock of a mutex not held.
-  [[gnu::noinline]] void mutex_lock_blocking(mutex& m, source_location loc);
+  /// mutex_lock's wait for a held mutex to be free: false in teardown (return at once);
+  /// mutex_unlock of a mutex not held.
+  [[gnu::noinline]] bool wait_until_free(mutex& m, source_location loc);
   [[gnu::noinline, gnu::cold]] void unlock_not_held(mutex& m, source_location loc);
   bool mutex_try_lock(mutex& m, source_location loc);
   void park(parker& p, source_location loc);
@@ -395,7 +396,22 @@ class Engine {
   ThreadId new_thread(std::function<void()> fn, bool worker);
   void make_runnable(Thread& t) { runnable_.add(t.id); }
   void make_blocked(Thread& t) { runnable_.remove(t.id); }
+  /// The threads blocked on `obj` in `wait`, in id order, into scratch_.
   void collect_waiters(const void* obj, Wait wait);
+  /// Wakes every thread blocked on `obj` in `wait` (collect_waiters' scan, without the list);
+  /// returns how many.
+  std::size_t wake_all_waiters(const void* obj, Wait wait) {
+    if (observe_ && !aborting_) touch_waiters(obj);
+    std::size_t woken = 0;
+    for (std::uint32_t i = 0; i < thread_count_; ++i) {
+      Thread& t = *threads_[i];
+      if (t.state == State::blocked && t.wait == wait && t.wait_obj == obj) {
+        wake(t, false);
+        ++woken;
+      }
+    }
+    return woken;
+  }
   void wake(Thread& t, bool handed) {
     t.state = State::runnable;
     t.wait = Wait::none;

@@ -198,8 +198,7 @@ void Engine::exit_thread(Thread& self) {
     if (!self.worker) --live_user_threads_;
   }
   if (!aborting_) {
-    collect_waiters(&self, Wait::join);
-    for (Thread* t : scratch_) wake(*t, false);
+    wake_all_waiters(&self, Wait::join);
     ++steps_;
     if (observe_) touch(&self, true);
     if (tracing_) record(Kind::thread, &self, "exit", {}, source_location{});

@@ -19,8 +19,7 @@ void Engine::enqueue(std::coroutine_handle<> h, const source_location& loc) {
     workers_started_ = true;
     for (unsigned i = 0; i < std::max(1u, options_.pool_workers); ++i) new_thread(nullptr, true);
   }
-  collect_waiters(&queue_, Wait::pool);
-  for (Thread* t : scratch_) wake(*t, false);
+  wake_all_waiters(&queue_, Wait::pool);
 }
 
 void Engine::worker_loop() {

@@ -131,11 +131,7 @@ syncstress_sim_jump:
 #else
 
 void switch_context(Context& from, Context& to) {
-  EhGlobals* g = eh_globals();
-  from.caught_exceptions = g->caught_exceptions;
-  from.uncaught_exceptions = g->uncaught_exceptions;
-  g->caught_exceptions = to.caught_exceptions;
-  g->uncaught_exceptions = to.uncaught_exceptions;
+  swap_exception_state(from, to);
 #ifdef SYNCSTRESS_ASAN
   void* fake_stack = nullptr;
   __sanitizer_start_switch_fiber(from.exiting ? nullptr : &fake_stack, to.asan_bottom,

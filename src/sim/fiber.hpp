@@ -101,15 +101,21 @@ extern "C" boost::context::detail::transfer_t syncstress_sim_jump(
 
 namespace syncstress::sim::detail {
 
-#ifdef SYNCSTRESS_SIM_JUMP
-/// Switches from the running context `from` to `to`; returns once someone switches back.
-/// Inline: a step's switch is one call (to syncstress_sim_jump) from where the engine decided.
-inline void switch_context(Context& from, Context& to) {
+/// Saves the running fiber's exception state into `from` and installs `to`'s: the first half of
+/// a switch.
+inline void swap_exception_state(Context& from, const Context& to) {
   EhGlobals* g = eh_globals();
   from.caught_exceptions = g->caught_exceptions;
   from.uncaught_exceptions = g->uncaught_exceptions;
   g->caught_exceptions = to.caught_exceptions;
   g->uncaught_exceptions = to.uncaught_exceptions;
+}
+
+#ifdef SYNCSTRESS_SIM_JUMP
+/// Switches from the running context `from` to `to`; returns once someone switches back.
+/// Inline: a step's switch is one call (to syncstress_sim_jump) from where the engine decided.
+inline void switch_context(Context& from, Context& to) {
+  swap_exception_state(from, to);
   // The switcher saved its own state into `previous` and installed ours before jumping.
   ctx::transfer_t t = syncstress_sim_jump(to.fctx, &from);
   static_cast<Context*>(t.data)->fctx = t.fctx;

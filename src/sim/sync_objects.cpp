@@ -40,15 +40,15 @@ void Engine::wake_address(const void* obj, bool all, std::string_view op,
     abort_point();
     return;
   }
-  collect_waiters(obj, Wait::address);
   std::size_t woken = 0;
   if (all) {
-    for (Thread* t : scratch_) wake(*t, false);
-    woken = scratch_.size();
-  } else if (!scratch_.empty()) {
-    Thread* t = scratch_[choose(scratch_.size())];
-    wake(*t, false);
-    woken = 1;
+    woken = wake_all_waiters(obj, Wait::address);
+  } else {
+    collect_waiters(obj, Wait::address);
+    if (!scratch_.empty()) {
+      wake(*scratch_[choose(scratch_.size())], false);
+      woken = 1;
+    }
   }
   auto woke = [woken] { return "woke " + std::to_string(woken); };
   step(Kind::atomic, obj, op, woke, loc);
@@ -56,33 +56,24 @@ void Engine::wake_address(const void* obj, bool all, std::string_view op,
 
 // mutex_lock and mutex_unlock end with their step, which tail-calls the switch (Engine::step),
 // so after the switch back they return straight into their caller; that needs them free of
-// locals whose address escapes, so the blocking loop and the violation live in functions of
-// their own.
+// locals whose address escapes, so the wait and the violation live in functions of their own.
 void Engine::mutex_lock(mutex& m, source_location loc) {
   if (aborting_) {
     abort_point();
     return;
   }
-  if (m.held_) {
-    mutex_lock_blocking(m, loc);
-    return;
-  }
+  if (m.held_ && !wait_until_free(m, loc)) return;
   m.held_ = true;
   m.owner_ = current_id();
   step(Kind::mutex, &m, "lock", {}, loc);
 }
 
-void Engine::mutex_lock_blocking(mutex& m, source_location loc) {
-  for (;;) {
-    if (!m.held_) {
-      m.held_ = true;
-      m.owner_ = current_id();
-      step(Kind::mutex, &m, "lock", {}, loc);
-      return;
-    }
-    auto held = [&m] { return "held by t" + std::to_string(m.owner_); };
-    if (!block(Kind::mutex, &m, Wait::mutex, "lock", held, loc, m.owner_)) return;
-  }
+bool Engine::wait_until_free(mutex& m, source_location loc) {
+  auto held = [&m] { return "held by t" + std::to_string(m.owner_); };
+  do {
+    if (!block(Kind::mutex, &m, Wait::mutex, "lock", held, loc, m.owner_)) return false;
+  } while (m.held_);
+  return true;
 }
 
 void Engine::mutex_unlock(mutex& m, source_location loc) {
@@ -91,14 +82,7 @@ void Engine::mutex_unlock(mutex& m, source_location loc) {
     return;
   }
   m.held_ = false;
-  if (!aborting_) {
-    // Every waiter retries (collect_waiters' scan, without the list).
-    if (observe_) touch_waiters(&m);
-    for (std::uint32_t i = 0; i < thread_count_; ++i) {
-      Thread& t = *threads_[i];
-      if (t.state == State::blocked && t.wait == Wait::mutex && t.wait_obj == &m) wake(t, false);
-    }
-  }
+  if (!aborting_) wake_all_waiters(&m, Wait::mutex);  // every waiter retries
   step(Kind::mutex, &m, "unlock", {}, loc);
 }
 
