@@ -2,7 +2,10 @@
 
 #include <fstream>
 
+#include "util/concat.hpp"
 #include "util/json_input.hpp"
+#include "util/safe_name.hpp"
+#include "util/terminal_text.hpp"
 #include "util/usage_error.hpp"
 
 namespace syncstress::scenarios {
@@ -25,6 +28,16 @@ std::string string_field(const nlohmann::json& doc, const char* key,
 
 }  // namespace
 
+void check_preset_name(const std::string& name, const std::filesystem::path& file) {
+  if (is_safe_name(name)) return;
+  // The name as a terminal can show it, and short enough to read.
+  constexpr std::size_t kShown = 80;
+  std::string shown = printable(name.substr(0, kShown));
+  if (name.size() > kShown) shown += concat("... (", std::to_string(name.size()), " bytes)");
+  bad(file, concat("\"name\" '", shown, "' is not a preset name: it must be ", kSafeNameRule,
+                   " (the name becomes part of the report's file name); rename the preset"));
+}
+
 Preset load_preset(const std::filesystem::path& file) {
   std::ifstream in(file);
   if (!in) bad(file, "cannot be read (does it exist?)");
@@ -36,6 +49,7 @@ Preset parse_preset(const nlohmann::json& doc, const std::filesystem::path& file
   Preset p;
   p.file = file;
   p.name = string_field(doc, "name", file);
+  check_preset_name(p.name, file);
   p.description = string_field(doc, "description", file);
   const auto family = string_field(doc, "family", file);
   const auto kind = string_field(doc, "kind", file);

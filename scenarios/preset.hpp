@@ -40,6 +40,10 @@ struct Preset {
   std::filesystem::path file;
 };
 
+/// Throws UsageError naming `file` unless `name` keeps kSafeNameRule (util/safe_name.hpp): a
+/// preset's name becomes part of the default report's file name.
+void check_preset_name(const std::string& name, const std::filesystem::path& file);
+
 /// Reads and validates a preset file. Throws UsageError naming the file and the field.
 Preset load_preset(const std::filesystem::path& file);
 

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "scenarios/preset.hpp"
 #include "util/concat.hpp"
 #include "util/json_input.hpp"
 #include "util/usage_error.hpp"
@@ -62,6 +63,7 @@ PresetSummary preset_summary(const nlohmann::json& doc, const std::filesystem::p
     }
     *field = doc[key].get<std::string>();
   }
+  check_preset_name(summary.name, file);
   return summary;
 }
 

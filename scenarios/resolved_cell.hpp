@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -50,6 +51,21 @@ OfferedFaults offered_faults(const Cell& cell);
 Cell make_cell(const Preset& preset, const PrimitiveInfo& primitive,
                const std::map<std::string, std::string>& overrides);
 
+/// Where an earlier run stopped a cell (CellResult::position), as `run --resume` read it from
+/// that run's report; the supervisor checks it against the cell's plan before anything runs.
+// NOLINTNEXTLINE(bugprone-exception-escape): the members' default states allocate nothing.
+struct ResumePoint {
+  std::uint64_t executions_done = 0;  ///< the cell's executions so far (its "executions")
+  std::uint64_t planned = 0;          ///< the cell's "planned_executions"
+  std::uint64_t executions_left = 0;
+  /// A search that numbers its executions (seeded ones): the next one's number.
+  std::optional<std::uint64_t> next_execution;
+  /// An exhaustive search: its checkpoint (the search's own codec reads it); null otherwise.
+  nlohmann::json search;
+  /// The shard that wrote the position ("2/3"); empty for a run that was not split.
+  std::string shard;
+};
+
 /// How much of a cell to run: --seed, --executions and --time-budget, else the preset's.
 struct CellPlan {
   std::uint64_t seed = 0;  ///< the first execution's (sim), the first iteration (Relacy)
@@ -63,9 +79,8 @@ struct CellPlan {
   double slowdown = 1;
   /// The part of the cell's work this process does (`--shard K/N`); whole by default.
   Shard shard{};
-  /// A position from an earlier run's report (CellResult::position): continue from there
-  /// instead of starting; null to start.
-  nlohmann::json resume{};
+  /// A position from an earlier run's report: continue from there instead of starting.
+  std::optional<ResumePoint> resume{};
   /// Shrinking of a sim violation (scenarios/shrink.hpp): on, and its time budget per violation
   /// (--no-shrink, --shrink-budget).
   bool shrink = true;

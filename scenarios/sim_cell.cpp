@@ -166,19 +166,18 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
       strategy.splits_by_prefix() ? 0 : plan.shard.range(plan.executions).first;
   // A resumed search's counts so far: the report of the earlier run has them already.
   std::uint64_t pruned_before = 0, traces_before = 0;
-  if (!plan.resume.is_null()) {
-    // Where an earlier run stopped (CellResult::position); the CLI checked its shape.
-    planned = plan.resume.at("executions_left").get<std::uint64_t>();
-    if (plan.resume.contains("search")) {
-      if (reduced != nullptr) {
-        reduced->resume(plan.resume.at("search"));
-        pruned_before = reduced->executions_pruned();
-        traces_before = reduced->distinct_traces();
-      }
-      if (plain != nullptr) plain->resume(plan.resume.at("search"));
-    } else {
-      next_execution = plan.resume.at("next_execution").get<std::uint64_t>();
+  if (plan.resume) {
+    // Where an earlier run stopped; the supervisor checked it against this plan.
+    planned = plan.resume->executions_left;
+    if (plan.resume->next_execution) {
+      next_execution = *plan.resume->next_execution;
       inner->start_at(next_execution);
+    } else if (reduced != nullptr) {
+      reduced->resume(plan.resume->search);
+      pruned_before = reduced->executions_pruned();
+      traces_before = reduced->distinct_traces();
+    } else if (plain != nullptr) {
+      plain->resume(plan.resume->search);
     }
   }
   RecordingStrategy recorder(*inner);

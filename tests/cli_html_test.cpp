@@ -110,7 +110,7 @@ TEST(CliHtml, RefusesToWriteThePageOverItsReport) {
   const std::string before = testing::read_file(dir.path() / "part8.json");
   const auto r = testing::run_cli({"html", "part8.json", "--out", "./part8.json"}, dir.path());
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("is the report itself"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("is the same file as REPORT.json"), std::string::npos) << r.err;
   EXPECT_EQ(testing::read_file(dir.path() / "part8.json"), before);
 }
 

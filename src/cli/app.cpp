@@ -6,9 +6,29 @@
 #include "cli/commands.hpp"
 #include "report/version.hpp"
 #include "util/concat.hpp"
+#include "util/terminal_text.hpp"
 #include "util/usage_error.hpp"
 
 namespace syncstress::cli {
+namespace {
+
+/// Every option of every subcommand that takes a value refuses an empty one: `--out ''` is a
+/// mistake (a variable that was not set), never a request for the default.
+void refuse_empty_values(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands({})) {
+    for (CLI::Option* option : sub->get_options()) {
+      if (option->get_type_size() == 0) continue;  // a flag
+      option->check(CLI::Validator(
+          [](std::string& value) {
+            return value.empty() ? std::string("an empty value; give one, or leave the option out")
+                                 : std::string();
+          },
+          "", "NonEmpty"));
+    }
+  }
+}
+
+}  // namespace
 
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   try {
@@ -31,10 +51,14 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     commands.push_back(add_gate_command(app));
     commands.push_back(add_merge_command(app));
     commands.push_back(add_html_command(app));
+    refuse_empty_values(app);
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-      const int code = app.exit(e, out, err);
+      std::ostringstream parse_out, parse_err;
+      const int code = app.exit(e, parse_out, parse_err);
+      out << parse_out.str();
+      err << printable_lines(parse_err.str());
       return code == 0 ? kExitOk : kExitUsage;
     }
     Invocation invocation{std::vector<std::string>(argv, argv + argc), out, err};
@@ -44,10 +68,11 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     err << "syncstress: error: no subcommand given (try --help)\n";
     return kExitUsage;
   } catch (const UsageError& e) {
-    err << "syncstress: error: " << e.what() << "\n";
+    // A message may quote a name read from a report or a preset: shown, never obeyed.
+    err << "syncstress: error: " << printable_lines(e.what()) << "\n";
     return kExitUsage;
   } catch (const std::exception& e) {
-    err << "syncstress: internal error: " << e.what() << "\n";
+    err << "syncstress: internal error: " << printable_lines(e.what()) << "\n";
     return kExitInternal;
   } catch (...) {
     err << "syncstress: internal error: an exception that is not a std::exception\n";

@@ -6,6 +6,8 @@
 #include "report/gate.hpp"
 #include "report/report.hpp"
 #include "util/concat.hpp"
+#include "util/distinct_paths.hpp"
+#include "util/terminal_text.hpp"
 #include "util/usage_error.hpp"
 
 namespace syncstress::cli {
@@ -40,6 +42,12 @@ class GateCommand final : public Command {
   CLI::App* subcommand() const override { return sub_; }
 
   int execute(const Invocation& invocation) override {
+    DistinctPaths paths;
+    for (const auto& path : reports_) paths.input("REPORT.json", path);
+    if (write_baseline_.empty()) paths.input("--baseline", baseline_);
+    if (!write_baseline_.empty()) paths.output("--write-baseline", write_baseline_);
+    if (!junit_.empty()) paths.output("--junit", junit_);
+    paths.check();
     std::vector<nlohmann::json> reports;
     reports.reserve(reports_.size());
     for (const auto& path : reports_) reports.push_back(report::read_report(path));
@@ -57,9 +65,10 @@ class GateCommand final : public Command {
     if (!quiet_) {
       for (const auto& c : result.cases) {
         if (c.problem.empty()) continue;
-        invocation.out << "DIFF " << c.primitive << " x " << c.scenario;
-        if (!c.schedule.empty()) invocation.out << " [" << c.schedule << "]";
-        invocation.out << ": " << c.problem << '\n';
+        // The names come from the reports: shown, never obeyed by the terminal.
+        invocation.out << "DIFF " << printable(c.primitive) << " x " << printable(c.scenario);
+        if (!c.schedule.empty()) invocation.out << " [" << printable(c.schedule) << "]";
+        invocation.out << ": " << printable(c.problem) << '\n';
       }
       invocation.out << "gate: " << result.cases.size() << " cells compared with " << baseline_
                      << ", " << result.differences << " differences";

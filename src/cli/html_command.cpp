@@ -14,6 +14,7 @@
 #include "schedules/strategy_spec.hpp"
 #include "supervise/replay.hpp"
 #include "util/concat.hpp"
+#include "util/distinct_paths.hpp"
 #include "util/usage_error.hpp"
 
 namespace syncstress::cli {
@@ -149,11 +150,10 @@ class HtmlCommand final : public Command {
     }
     const std::filesystem::path out =
         out_.empty() ? default_html_path(report_) : std::filesystem::path(out_);
-    std::error_code ec;
-    if (std::filesystem::equivalent(out, report_, ec)) {
-      throw UsageError(
-          concat("--out ", out.string(), " is the report itself; give the page another name"));
-    }
+    DistinctPaths paths;
+    paths.input("REPORT.json", report_);
+    paths.output(out_.empty() ? "the default page" : "--out", out);
+    paths.check();
     report::check_writable("--out", out);
     write_html_report(report, out);
     invocation.out << "html: " << out.string() << '\n';

@@ -9,6 +9,7 @@
 #include "scenarios/preset_files.hpp"
 #include "util/concat.hpp"
 #include "util/known_names.hpp"
+#include "util/terminal_text.hpp"
 
 namespace syncstress::cli {
 namespace {
@@ -85,13 +86,15 @@ void print_columns(std::ostream& out, const json& rows, const std::vector<std::s
   }
   std::vector<std::size_t> width(keys.size(), 0);
   for (const auto& line : cells) {
-    for (std::size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
+    for (std::size_t c = 0; c < line.size(); ++c) {
+      width[c] = std::max(width[c], printable(line[c]).size());
+    }
   }
   for (const auto& line : cells) {
     out << "  ";
     for (std::size_t c = 0; c < line.size(); ++c) {
-      out << line[c];
-      if (c + 1 < line.size()) out << std::string(width[c] - line[c].size() + 2, ' ');
+      out << printable(line[c]);
+      if (c + 1 < line.size()) out << std::string(width[c] - printable(line[c]).size() + 2, ' ');
     }
     out << '\n';
   }

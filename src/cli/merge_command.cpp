@@ -5,6 +5,7 @@
 #include "report/atomic_file.hpp"
 #include "report/merge.hpp"
 #include "report/report.hpp"
+#include "util/distinct_paths.hpp"
 
 namespace syncstress::cli {
 namespace {
@@ -30,6 +31,10 @@ class MergeCommand final : public Command {
   CLI::App* subcommand() const override { return sub_; }
 
   int execute(const Invocation& invocation) override {
+    DistinctPaths paths;
+    for (const auto& path : reports_) paths.input("REPORT.json", path);
+    paths.output("--out", out_);
+    paths.check();
     report::check_writable("--out", out_);
     std::vector<report::ShardReport> shards;
     shards.reserve(reports_.size());

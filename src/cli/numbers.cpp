@@ -59,4 +59,18 @@ std::pair<std::string, std::string> parse_assignment(std::string_view flag, std:
   return {std::string(text.substr(0, equals)), std::string(text.substr(equals + 1))};
 }
 
+std::map<std::string, std::string> parse_assignments(std::string_view flag,
+                                                     const std::vector<std::string>& texts) {
+  std::map<std::string, std::string> out;
+  for (const auto& text : texts) {
+    auto [key, value] = parse_assignment(flag, text);
+    if (const auto it = out.find(key); it != out.end()) {
+      throw UsageError(concat(flag, " ", key, "= is given twice (", key, "=", it->second, " and ",
+                              text, "); set each parameter once"));
+    }
+    out.emplace(std::move(key), std::move(value));
+  }
+  return out;
+}
+
 }  // namespace syncstress::cli

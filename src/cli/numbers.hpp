@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace syncstress::cli {
 
@@ -17,5 +19,10 @@ double parse_decimal(std::string_view flag, std::string_view text, double min, d
 
 /// Splits "key=value" (key non-empty, value may be empty); throws UsageError naming `flag`.
 std::pair<std::string, std::string> parse_assignment(std::string_view flag, std::string_view text);
+
+/// parse_assignment of each of `texts` (a repeated flag), by key; throws UsageError naming
+/// `flag` when a key is given twice.
+std::map<std::string, std::string> parse_assignments(std::string_view flag,
+                                                     const std::vector<std::string>& texts);
 
 }  // namespace syncstress::cli

@@ -12,6 +12,7 @@
 #include "supervise/replay.hpp"
 #include "util/concat.hpp"
 #include "util/known_names.hpp"
+#include "util/terminal_text.hpp"
 #include "util/usage_error.hpp"
 
 namespace syncstress::cli {
@@ -82,14 +83,16 @@ class ReplayCommand final : public Command {
         if (outcome.violation) {
           lanes.breach = outcome.violation->property + ": " + outcome.violation->message;
         }
-        invocation.out << report::render_swimlane(outcome.trace, lanes);
+        invocation.out << printable_lines(report::render_swimlane(outcome.trace, lanes));
       }
       if (outcome.violation) {
         invocation.out << "violation reproduced after " << outcome.steps
-                       << " steps: " << outcome.violation->property << ": "
-                       << outcome.violation->message << '\n';
+                       << " steps: " << printable(outcome.violation->property) << ": "
+                       << printable_lines(outcome.violation->message) << '\n';
         if (config.verbosity != Verbosity::verbose) {
-          for (const auto& line : outcome.violation->trace) invocation.out << "  " << line << '\n';
+          for (const auto& line : outcome.violation->trace) {
+            invocation.out << "  " << printable(line) << '\n';
+          }
         }
       } else {
         invocation.out << "no violation in " << outcome.steps << " steps\n";
@@ -173,10 +176,7 @@ class ReplayCommand final : public Command {
       // commands still pass it.
       parse_whole("--seed", seed_, 0, std::numeric_limits<std::uint64_t>::max());
     }
-    for (const auto& set : sets_) {
-      auto [key, value] = parse_assignment("--set", set);
-      config.overrides[key] = value;
-    }
+    config.overrides = parse_assignments("--set", sets_);
     config.verbosity = verbosity();
     config.preset = !preset_.empty() ? scenarios::load_preset(preset_)
                                      : load_named_presets({scenario_}).front();

@@ -18,10 +18,13 @@
 #include "report/merge.hpp"
 #include "report/report.hpp"
 #include "scenarios/preset_files.hpp"
+#include "schedules/shard.hpp"
 #include "supervise/matrix.hpp"
 #include "util/concat.hpp"
+#include "util/distinct_paths.hpp"
 #include "util/interrupt.hpp"
 #include "util/known_names.hpp"
+#include "util/terminal_text.hpp"
 #include "util/usage_error.hpp"
 
 namespace syncstress::cli {
@@ -34,16 +37,10 @@ constexpr double kMaxShrinkSeconds = 3'600;       // an hour per violation
 using supervise::RunConfig;
 using supervise::Verbosity;
 
-/// The default report path, results/runs/<UTC stamp>-<label>.json, made unique if a report of
-/// the same second exists.
-std::filesystem::path default_report_path(const std::string& label) {
-  const std::filesystem::path dir = std::filesystem::path("results") / "runs";
-  const std::string stem = concat(report::utc_file_stamp_now(), "-", label);
-  std::filesystem::path path = dir / concat(stem, ".json");
-  for (int n = 2; std::filesystem::exists(path); ++n) {
-    path = dir / concat(stem, "-", std::to_string(n), ".json");
-  }
-  return path;
+/// Where a report goes without --out: a new file of this folder, named after the scenario.
+const std::filesystem::path& default_report_dir() {
+  static const std::filesystem::path dir = std::filesystem::path("results") / "runs";
+  return dir;
 }
 
 class RunCommand final : public Command {
@@ -129,15 +126,20 @@ class RunCommand final : public Command {
     auto [config, description] = validate();
     if (!html_.empty()) report::check_writable("--html", html_);
     if (earlier) config.resume = positions_of(*earlier);
+    const std::string label = all_ ? "all" : description.scenarios.front();
     // From here on Ctrl-C stops the run and still writes its report (util/interrupt.hpp).
     interrupt::install();
     const RunOutcome outcome = supervise::run_matrix(config);
     auto report =
         report::build_report(report::current_context(invocation.argv), description, outcome);
     if (earlier) continue_report(*earlier, report);
-    const auto& out = description.out;
-    if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
-    report::write_report(out, report);
+    std::filesystem::path out = description.out;
+    if (out.empty()) {
+      std::filesystem::create_directories(default_report_dir());
+      out = report::write_new_report(default_report_dir(), label, report);
+    } else {
+      report::write_report(out, report);
+    }
     if (!html_.empty()) write_html_report(report, html_);
     if (config.verbosity != Verbosity::quiet) {
       report::print_table(invocation.out, report);
@@ -152,6 +154,12 @@ class RunCommand final : public Command {
   /// they had been given (--time-budget and --out excepted when given). Returns the report.
   nlohmann::json take_settings_from(const std::string& path) {
     auto earlier = report::read_report(path);
+    if (const auto other = report::other_build(earlier)) {
+      throw UsageError(concat("--resume ", path, ": made by ", *other, ", and this is ",
+                              report::this_build(),
+                              "; a search goes on only under the build that began it: resume it "
+                              "with that build, or run it again with this one"));
+    }
     const auto& c = earlier.at("config");
     try {
       const auto scenarios = c.at("scenarios").get<std::vector<std::string>>();
@@ -185,45 +193,76 @@ class RunCommand final : public Command {
       throw UsageError(
           concat("--resume ", path, ": its config block is not as run writes it (", e.what(), ")"));
     }
-    for (const auto& cell : earlier.at("cells")) check_position(path, cell);
     return earlier;
-  }
-
-  /// A cell's position must have the shape sim_cell and the Relacy backend read.
-  static void check_position(const std::string& path, const nlohmann::json& cell) {
-    const auto& p = cell.value("position", nlohmann::json());
-    if (p.is_null()) return;
-    const bool ok =
-        p.is_object() && p.contains("executions_left") &&
-        p.at("executions_left").is_number_unsigned() &&
-        ((p.contains("next_execution") && p.at("next_execution").is_number_unsigned()) ||
-         (p.contains("search") && p.at("search").is_object()));
-    if (!ok) {
-      throw UsageError(concat("--resume ", path, ": the position of cell ",
-                              cell.at("primitive").get<std::string>(), " x ",
-                              cell.at("scenario").get<std::string>(),
-                              " is malformed (executions_left with next_execution or search)"));
-    }
   }
 
   static std::pair<std::string, std::string> key_of(const nlohmann::json& cell) {
     return {cell.at("primitive").get<std::string>(), cell.at("scenario").get<std::string>()};
   }
 
+  /// A cell's position, typed: the shape sim_cell and the Relacy backend write. The supervisor
+  /// then checks its numbers against the cell's plan.
+  static scenarios::ResumePoint resume_point(const std::string& path, const nlohmann::json& cell) {
+    const auto& p = cell.at("position");
+    const auto malformed = [&](const std::string& what) {
+      return UsageError(concat("--resume ", path, ": the position of cell ",
+                               cell.at("primitive").get<std::string>(), " x ",
+                               cell.at("scenario").get<std::string>(), " is malformed: ", what));
+    };
+    const auto count = [&](const nlohmann::json& in, const char* key) {
+      if (!in.contains(key) || !in.at(key).is_number_unsigned()) {
+        throw malformed(concat(key, " must be a whole number >= 0"));
+      }
+      return in.at(key).get<std::uint64_t>();
+    };
+    if (!p.is_object()) throw malformed("it must be an object");
+    for (const auto& [key, value] : p.items()) {
+      if (key != "executions_left" && key != "next_execution" && key != "search" &&
+          key != "shard") {
+        throw malformed(concat("unknown field \"", key, "\""));
+      }
+    }
+    scenarios::ResumePoint r;
+    r.executions_left = count(p, "executions_left");
+    r.executions_done = count(cell, "executions");
+    r.planned = count(cell, "planned_executions");
+    if (p.contains("next_execution")) r.next_execution = count(p, "next_execution");
+    if (p.contains("search")) {
+      if (!p.at("search").is_object()) throw malformed("search must be an object");
+      r.search = p.at("search");
+    }
+    if (!r.next_execution && r.search.is_null()) {
+      throw malformed("it needs next_execution or search");
+    }
+    if (p.contains("shard")) {
+      if (!p.at("shard").is_string() || !parse_shard(p.at("shard").get<std::string>())) {
+        throw malformed("shard must be K/N");
+      }
+      r.shard = p.at("shard").get<std::string>();
+    }
+    return r;
+  }
+
   /// What each earlier cell asks of the continuation: go on from its position, nothing (it
   /// finished), or not listed (stopped with no position: it runs again from its start).
-  static std::map<std::pair<std::string, std::string>, nlohmann::json> positions_of(
-      const nlohmann::json& earlier) {
-    std::map<std::pair<std::string, std::string>, nlohmann::json> out;
+  std::map<std::pair<std::string, std::string>, std::optional<scenarios::ResumePoint>> positions_of(
+      const nlohmann::json& earlier) const {
+    std::map<std::pair<std::string, std::string>, std::optional<scenarios::ResumePoint>> out;
     for (const auto& cell : earlier.at("cells")) {
       const auto& position = cell.value("position", nlohmann::json());
       const auto stopped = cell.at("stopped_by").get<std::string>();
       if (!position.is_null()) {
-        out[key_of(cell)] = position;
+        if (stopped != "time_budget" && stopped != "interrupted") {
+          throw UsageError(concat("--resume ", resume_, ": cell ", key_of(cell).first, " x ",
+                                  key_of(cell).second, " stopped by ", stopped,
+                                  " but keeps a position: only a cell stopped by its time "
+                                  "budget or a signal has one"));
+        }
+        out[key_of(cell)] = resume_point(resume_, cell);
       } else if (stopped != "interrupted" &&
                  (stopped != "time_budget" ||
                   cell.value("metrics", nlohmann::json::object()).contains("stress"))) {
-        out[key_of(cell)] = nullptr;
+        out[key_of(cell)] = std::nullopt;
       }
     }
     return out;
@@ -283,6 +322,10 @@ class RunCommand final : public Command {
           "scenarios)");
     }
     for (const auto& p : primitives_) {
+      if (std::find(description.primitives.begin(), description.primitives.end(), p) !=
+          description.primitives.end()) {
+        throw UsageError(concat("--primitive ", p, " is given twice; name each primitive once"));
+      }
       config.primitives.push_back(&resolve_primitive(p));
       description.primitives.push_back(p);
     }
@@ -300,15 +343,25 @@ class RunCommand final : public Command {
       description.time_budget_seconds =
           parse_decimal("--time-budget", time_budget_, 0.001, kMaxTimeBudgetSeconds);
     }
-    for (const auto& set : sets_) {
-      auto [key, value] = parse_assignment("--set", set);
-      description.overrides[key] = value;
-    }
+    description.overrides = parse_assignments("--set", sets_);
+    DistinctPaths paths;
+    if (!preset_.empty()) paths.input("--preset", preset_);
+    if (!resume_.empty()) paths.input("--resume", resume_);
+    if (!out_.empty()) paths.output("--out", out_);
+    if (!html_.empty()) paths.output("--html", html_);
+    paths.check();
     if (!out_.empty()) {
       description.out = out_;
       report::check_writable("--out", description.out);
     } else {
-      description.out = default_report_path(all_ ? "all" : description.scenarios.front());
+      // A new file there, named when it is written (report::write_new_report); the folder is
+      // made then, if it is not there yet.
+      std::error_code ec;
+      if (std::filesystem::exists(default_report_dir(), ec)) {
+        report::check_writable(
+            concat("the report folder ", default_report_dir().string(), " (or give --out)"),
+            default_report_dir() / "report.json");
+      }
     }
     if (!shard_.empty()) {
       config.shard = resolve_shard(shard_);
@@ -373,11 +426,14 @@ class RunCommand final : public Command {
     for (const auto& cell : report["cells"]) {
       for (const auto& v : cell["violations"]) {
         out << "\n"
-            << cell["primitive"].get<std::string>() << " x " << cell["scenario"].get<std::string>()
-            << ": " << v["property"].get<std::string>() << ": " << v["message"].get<std::string>()
+            << printable(cell["primitive"].get<std::string>()) << " x "
+            << printable(cell["scenario"].get<std::string>()) << ": "
+            << printable(v["property"].get<std::string>()) << ": "
+            << printable_lines(v["message"].get<std::string>())
             << (v["schedule"].get<std::string>().empty() ? "\n  next: " : "\n  replay: ")
-            << v["replay_command"].get<std::string>() << '\n';
-        for (const auto& line : v["trace"]) out << "  " << line.get<std::string>() << '\n';
+            << printable(v["replay_command"].get<std::string>()) << '\n';
+        for (const auto& line : v["trace"])
+          out << "  " << printable(line.get<std::string>()) << '\n';
       }
     }
   }

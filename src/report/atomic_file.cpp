@@ -54,24 +54,58 @@ class TempFile {
     }
   }
 
-  void sync_close_and_rename(const std::filesystem::path& target) {
+  /// Makes the file `target`: over what is there when `replace`, else only if nothing is (then
+  /// returns false, the temporary file removed, when something is).
+  bool sync_close_and_rename(const std::filesystem::path& target, bool replace) {
     if (::fchmod(fd_, 0644) != 0) throw_errno("cannot set the mode of", path());
     if (::fsync(fd_) != 0) throw_errno("cannot fsync", path());
     const int fd = fd_;
     fd_ = -1;
     if (::close(fd) != 0) throw_errno("cannot close", path());
-    if (::rename(name_.data(), target.c_str()) != 0) throw_errno("cannot rename onto", target);
+    if (replace) {
+      if (::rename(name_.data(), target.c_str()) != 0) throw_errno("cannot rename onto", target);
+    } else if (!link_new(target)) {
+      return false;
+    }
     interrupt::set_temp_file(nullptr);
     renamed_ = true;
+    return true;
   }
 
   std::filesystem::path path() const { return std::filesystem::path(name_.data()); }
 
  private:
+  /// Renames the temporary file to `target` unless `target` exists (a file, a folder, a link:
+  /// anything): false then. File systems without RENAME_NOREPLACE get a hard link, which
+  /// fails the same way, and the temporary name is removed.
+  bool link_new(const std::filesystem::path& target) {
+    if (::renameat2(AT_FDCWD, name_.data(), AT_FDCWD, target.c_str(), RENAME_NOREPLACE) == 0) {
+      return true;
+    }
+    if (errno == EEXIST) return false;
+    if (errno != EINVAL && errno != ENOSYS) throw_errno("cannot rename onto", target);
+    if (::link(name_.data(), target.c_str()) != 0) {
+      if (errno == EEXIST) return false;
+      throw_errno("cannot link onto", target);
+    }
+    ::unlink(name_.data());
+    return true;
+  }
+
   std::vector<char> name_;
   int fd_ = -1;
   bool renamed_ = false;
 };
+
+/// The rename is durable only once the directory entry is on disk.
+void sync_directory_of(const std::filesystem::path& path) {
+  const auto dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
+  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd >= 0) {
+    ::fsync(dir_fd);
+    ::close(dir_fd);
+  }
+}
 
 }  // namespace
 
@@ -85,14 +119,16 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
   }
   TempFile temp(path);
   temp.write_all(content);
-  temp.sync_close_and_rename(path);
-  // The rename is durable only once the directory entry is on disk.
-  const auto dir = path.parent_path().empty() ? std::filesystem::path(".") : path.parent_path();
-  const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir_fd >= 0) {
-    ::fsync(dir_fd);
-    ::close(dir_fd);
-  }
+  temp.sync_close_and_rename(path, /*replace=*/true);
+  sync_directory_of(path);
+}
+
+bool write_new_file_atomically(const std::filesystem::path& path, std::string_view content) {
+  TempFile temp(path);
+  temp.write_all(content);
+  if (!temp.sync_close_and_rename(path, /*replace=*/false)) return false;
+  sync_directory_of(path);
+  return true;
 }
 
 void check_writable(std::string_view flag, const std::filesystem::path& path) {

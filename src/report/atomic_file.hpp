@@ -13,6 +13,10 @@ namespace syncstress::report {
 /// included) is refused with UsageError.
 void write_file_atomically(const std::filesystem::path& path, std::string_view content);
 
+/// Writes `content` to `path` as write_file_atomically does, but only as a new file: when
+/// anything exists at `path` (even a dangling symbolic link), writes nothing and returns false.
+bool write_new_file_atomically(const std::filesystem::path& path, std::string_view content);
+
 /// Checks, before any work, that write_file_atomically can write `path` (given as `flag`, e.g.
 /// "--out"): its directory exists and takes a new file (one is created and removed), and the
 /// path is no directory and nothing but a regular file if it exists. Throws UsageError naming

@@ -199,7 +199,7 @@ json merge_reports(const std::vector<ShardReport>& shards) {
   std::vector<const ShardReport*> by_index;
   std::uint32_t count = 0;
   const json settings = run_settings(shards.front().report);
-  const auto revision = shards.front().report.at("context").value("git_revision", std::string());
+  const auto build = build_of(shards.front().report);
   for (const auto& s : shards) {
     const json& shard_field = s.report.at("config").value("shard", json(nullptr));
     if (!shard_field.is_string()) {
@@ -222,9 +222,10 @@ json merge_reports(const std::vector<ShardReport>& shards) {
                     " are shards of different runs (their scenarios, primitives, schedule, seed, "
                     "budgets or --set differ)"));
     }
-    if (s.report.at("context").value("git_revision", std::string()) != revision) {
+    if (build_of(s.report) != build) {
       refuse(concat(s.path.string(), " and ", shards.front().path.string(),
-                    " were made by different revisions of syncstress"));
+                    " were made by different builds of syncstress (", build_of(s.report), ", ",
+                    build, ")"));
     }
     if (by_index[shard->index] != nullptr) {
       refuse(concat("shard ", shard->describe(), " is given twice: ",

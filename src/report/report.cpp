@@ -12,6 +12,8 @@
 #include <iomanip>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
+#include <string_view>
 #include <thread>
 
 #include "report/atomic_file.hpp"
@@ -19,6 +21,8 @@
 #include "scenarios/outcome_json.hpp"
 #include "util/concat.hpp"
 #include "util/json_input.hpp"
+#include "util/safe_name.hpp"
+#include "util/terminal_text.hpp"
 #include "util/usage_error.hpp"
 
 namespace syncstress::report {
@@ -151,6 +155,43 @@ void write_report(const std::filesystem::path& path, const nlohmann::json& repor
   write_file_atomically(path, report.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
 }
 
+std::string build_of(const nlohmann::json& report) {
+  const auto field = [&](const char* key) -> std::string {
+    if (!report.contains("context") || !report.at("context").is_object()) return "?";
+    const auto& value = report.at("context").value(key, json());
+    return value.is_string() ? value.get<std::string>() : value.dump();
+  };
+  return concat("syncstress ", field("version"), " (", field("git_revision"), ")");
+}
+
+std::string this_build() { return concat("syncstress ", kVersion, " (", git_revision(), ")"); }
+
+std::optional<std::string> other_build(const nlohmann::json& report) {
+  auto build = build_of(report);
+  if (build == this_build()) return std::nullopt;
+  return build;
+}
+
+std::filesystem::path write_new_report(const std::filesystem::path& dir, std::string_view label,
+                                       nlohmann::json& report) {
+  // Names are checked where they are read (a preset's, scenarios/preset.cpp): one that is not
+  // safe here is a bug of the tool's.
+  if (!is_safe_name(label)) throw std::logic_error(concat("unchecked report label '", label, "'"));
+  const std::string stem = concat(utc_file_stamp_now(), "-", label);
+  constexpr int kMaxTries = 1000;
+  for (int n = 1; n <= kMaxTries; ++n) {
+    auto path =
+        dir / concat(stem, n == 1 ? std::string() : concat("-", std::to_string(n)), ".json");
+    report["config"]["out"] = path.string();
+    if (write_new_file_atomically(
+            path, report.dump(2, ' ', false, json::error_handler_t::replace) + "\n")) {
+      return path;
+    }
+  }
+  throw UsageError(concat(dir.string(), " holds ", std::to_string(kMaxTries), " reports named ",
+                          stem, "*.json already; give --out FILE"));
+}
+
 nlohmann::json read_report(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) {
@@ -260,7 +301,7 @@ void print_stress_table(std::ostream& out, const nlohmann::json& report) {
   }
   if (lines.empty()) return;
   out << "\nmeasured on real threads (wall clock):\n";
-  for (const auto& line : lines) out << "  " << line << '\n';
+  for (const auto& line : lines) out << "  " << printable(line) << '\n';
 }
 
 }  // namespace
@@ -296,9 +337,12 @@ void print_table(std::ostream& out, const nlohmann::json& report) {
       executions +=
           concat(" of ", std::to_string(cell.value("planned_executions", std::uint64_t{0})));
     }
-    rows.push_back({cell.at("primitive").get<std::string>(), cell.at("scenario").get<std::string>(),
-                    cell.at("schedule").get<std::string>(), cell.at("verdict").get<std::string>(),
-                    executions, format_seconds(cell.at("elapsed_seconds").get<double>()), first});
+    // A report may come from anywhere (merge, a resumed file): its text is shown, not obeyed.
+    rows.push_back({printable(cell.at("primitive").get<std::string>()),
+                    printable(cell.at("scenario").get<std::string>()),
+                    printable(cell.at("schedule").get<std::string>()),
+                    printable(cell.at("verdict").get<std::string>()), executions,
+                    format_seconds(cell.at("elapsed_seconds").get<double>()), printable(first)});
   }
   std::vector<std::size_t> width(header.size());
   for (std::size_t c = 0; c < header.size(); ++c) {

@@ -63,12 +63,26 @@ void recount_summary(nlohmann::json& report);
 /// Writes `report` atomically to `path` (pretty-printed, newline at the end).
 void write_report(const std::filesystem::path& path, const nlohmann::json& report);
 
+/// Writes `report` as a new file of folder `dir`, named <UTC stamp>-<label>.json (with -2,
+/// -3, ... before .json when the name is taken), never over anything that exists; sets its
+/// config.out to that path and returns it. `label` must keep kSafeNameRule (util/safe_name.hpp).
+std::filesystem::path write_new_report(const std::filesystem::path& dir, std::string_view label,
+                                       nlohmann::json& report);
+
 /// Reads and checks a report: valid JSON, the right schema, cells with their required fields.
 /// Throws UsageError naming the file and what is wrong.
 nlohmann::json read_report(const std::filesystem::path& path);
 
 /// The checks of read_report on a parsed document (parse_json_input's result) of file `path`.
 void check_report(const nlohmann::json& report, const std::filesystem::path& path);
+
+/// The build that made `report`, as "syncstress 0.4.0 (6600e98)": its context's version and
+/// git revision.
+std::string build_of(const nlohmann::json& report);
+/// The same for this binary.
+std::string this_build();
+/// build_of(report) when it is not this_build(); nothing when it is.
+std::optional<std::string> other_build(const nlohmann::json& report);
 
 /// A wall-clock figure in ns as people read it: "850 ns", "12.3 us", "4.1 ms", "2.0 s".
 std::string format_ns(double ns);

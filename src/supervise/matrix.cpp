@@ -113,9 +113,67 @@ void check_shardable(const StrategySpec& strategy, const RunConfig& config) {
                           "pct, round-robin, exhaustive, relacy-random"));
 }
 
+/// How a position names the shard that wrote it: empty for a run that was not split.
+std::string shard_label(const Shard& shard) { return shard.whole() ? "" : shard.describe(); }
+
+/// Refuses a position that contradicts itself or the plan the earlier run's settings give its
+/// cell now: --resume goes on only from where that run could have stopped.
+void check_resume(const scenarios::ResumePoint& r, const scenarios::CellPlan& plan,
+                  const StrategySpec& strategy, const std::string& cell) {
+  const auto refuse = [&](const std::string& what) {
+    throw UsageError(concat("--resume: the position of cell ", cell, " ", what,
+                            "; resume the report as run wrote it, or run the cell again"));
+  };
+  const auto n = [](std::uint64_t v) { return std::to_string(v); };
+  if (r.shard != shard_label(plan.shard)) {
+    refuse(concat("was written by ", r.shard.empty() ? "an unsharded run" : "shard " + r.shard,
+                  ", but config.shard says ",
+                  plan.shard.whole() ? "the run was not split" : plan.shard.describe()));
+  }
+  if (r.executions_left == 0) {
+    refuse("has executions_left 0: a cell stopped with nothing left to run keeps no position");
+  }
+  const auto* sim = std::get_if<SimStrategySpec>(&strategy);
+  const auto* relacy = std::get_if<RelacySearch>(&strategy);
+  const bool by_prefix = sim != nullptr && sim->splits_by_prefix();
+  const bool numbered =
+      (sim != nullptr && !by_prefix) || (relacy != nullptr && relacy->scheduler == "random");
+  if (!by_prefix && !numbered) {
+    refuse(concat("is for ", describe(strategy), ", which never stops with one"));
+  }
+  if (by_prefix && (r.search.is_null() || r.next_execution)) {
+    refuse("must hold the exhaustive search's checkpoint (\"search\") and no next_execution");
+  }
+  if (numbered && (!r.next_execution || !r.search.is_null())) {
+    refuse(concat("must hold next_execution and no search checkpoint (", describe(strategy), ")"));
+  }
+  const auto [first, end] = plan.shard.range(plan.executions);
+  const std::uint64_t planned =
+      sim != nullptr ? sim->shard_executions(plan.shard, plan.executions) : end - first;
+  if (r.planned != planned) {
+    refuse(concat("has planned_executions ", n(r.planned), ", but its run's settings plan ",
+                  n(planned)));
+  }
+  if (r.executions_left > planned || r.executions_done != planned - r.executions_left) {
+    refuse(concat("has executions ", n(r.executions_done), " and executions_left ",
+                  n(r.executions_left), ", which do not add up to its planned_executions ",
+                  n(planned)));
+  }
+  if (r.next_execution) {
+    if (*r.next_execution != first + r.executions_done) {
+      refuse(concat("has next_execution ", n(*r.next_execution), ", but after ",
+                    n(r.executions_done), " executions from ", n(first), " the next is ",
+                    n(first + r.executions_done)));
+    }
+  }
+}
+
 /// Runs one planned cell and settles its verdict from how it stopped.
 CellResult run_cell(const PlannedCell& p) {
   CellResult result = p.backend->run(p.cell, p.strategy, p.plan);
+  if (!result.position.is_null() && !p.plan.shard.whole()) {
+    result.position["shard"] = shard_label(p.plan.shard);
+  }
   if (result.planned_executions == 0) result.planned_executions = p.plan.executions;
   if (interrupt::requested() != 0 && result.verdict == Verdict::error) {
     // A child that the signal reached first (syncstress-relacy before its handler is in).
@@ -183,11 +241,14 @@ RunOutcome run_matrix(const RunConfig& config) {
       auto plan = plan_of(preset, config, strategy);
       if (!config.resume.empty()) {
         const auto it = config.resume.find({std::string(primitive->name), preset.name});
-        if (it != config.resume.end() && it->second.is_null()) {
+        if (it != config.resume.end() && !it->second) {
           ++finished_before;
           continue;
         }
-        if (it != config.resume.end()) plan.resume = it->second;
+        if (it != config.resume.end()) {
+          check_resume(*it->second, plan, strategy, concat(primitive->name, " x ", preset.name));
+          plan.resume = it->second;
+        }
       }
       planned.push_back({scenarios::make_cell(preset, *primitive, config.overrides), strategy,
                          &backend, std::move(plan)});

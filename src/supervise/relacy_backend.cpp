@@ -30,9 +30,9 @@ relacy::CellSpec planned_spec(const scenarios::Cell& cell, const StrategySpec& s
   const auto [first, end] = plan.shard.range(plan.executions);
   spec.start = plan.seed + first;
   spec.iterations = end - first;
-  if (!plan.resume.is_null()) {
-    spec.start = plan.seed + plan.resume.at("next_execution").get<std::uint64_t>();
-    spec.iterations = plan.resume.at("executions_left").get<std::uint64_t>();
+  if (plan.resume) {
+    spec.start = plan.seed + plan.resume->next_execution.value_or(first);
+    spec.iterations = plan.resume->executions_left;
   }
   // The child stops itself at the budget, as an iteration begins; the deadline after which it
   // is killed is only the backstop.

@@ -12,6 +12,7 @@
 
 #include "primitives/catalog.hpp"
 #include "scenarios/preset.hpp"
+#include "scenarios/resolved_cell.hpp"
 #include "schedules/shard.hpp"
 #include "schedules/strategy_spec.hpp"
 
@@ -41,9 +42,10 @@ struct RunConfig {
   /// --shard K/N: this process's part of every cell's work.
   Shard shard;
   /// --resume: the cells of the earlier run by (primitive, scenario). A cell with a position
-  /// goes on from it; one with null was finished and is not run again; a cell not listed
-  /// (the earlier run was interrupted before it) runs from its start.
-  std::map<std::pair<std::string, std::string>, nlohmann::json> resume;
+  /// goes on from it (once the position agrees with the cell's plan); one with none was
+  /// finished and is not run again; a cell not listed (the earlier run was interrupted before
+  /// it) runs from its start.
+  std::map<std::pair<std::string, std::string>, std::optional<scenarios::ResumePoint>> resume;
   /// Shrink each sim violation before reporting it (--no-shrink turns it off), for at most
   /// `shrink_seconds` each (--shrink-budget).
   bool shrink = true;
