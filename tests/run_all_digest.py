@@ -7,11 +7,15 @@
 
 A line: primitive, scenario, schedule, verdict, stop reason, executions, steps, and a hash of
 the cell's violations (property, message, schedule, trace, shrink outcome) and metrics, with
-every wall-clock figure left out. A change that keeps behaviour keeps every line.
+every wall-clock figure left out and paths relative to the source tree. A change that keeps behaviour keeps every line.
 """
 import hashlib
 import json
+import os
 import sys
+
+# Relacy's trace lines name files by absolute path: the digest holds them relative to the tree.
+SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + "/"
 
 CLOCK_WORDS = ("seconds", "elapsed", "per_second")
 
@@ -22,15 +26,17 @@ def without_clock(value):
                 if not any(w in k for w in CLOCK_WORDS)}
     if isinstance(value, list):
         return [without_clock(v) for v in value]
+    if isinstance(value, str):
+        return value.replace(SOURCE_DIR, "")
     return value
 
 
 def cell_line(cell):
     violations = [{
         "property": v["property"],
-        "message": v["message"],
+        "message": without_clock(v["message"]),
         "schedule": v["schedule"],
-        "trace": v["trace"],
+        "trace": without_clock(v["trace"]),
         "shrink": without_clock(v.get("shrink")),
     } for v in cell["violations"]]
     body = json.dumps({"violations": violations, "metrics": without_clock(cell["metrics"])},
