@@ -61,7 +61,7 @@ void check_as_relacy_reads(const RelacySchedule& decoded, std::string_view input
   std::uint64_t iteration = 0;
   in >> iteration;
   if (!in || iteration == 0) finding("Relacy would read no iteration, or iteration 0", input);
-  if (decoded.scheduler != "random") {
+  if (decoded.scheduler != RelacyScheduler::random) {
     std::size_t nodes = 0;
     in >> nodes;
     if (!in) finding("Relacy would read no node count", input);

@@ -17,7 +17,7 @@
 #include "scenarios/shrink.hpp"
 #include "scenarios/sim_execution.hpp"
 #include "schedules/dpor_strategy.hpp"
-#include "schedules/exhaustive_strategy.hpp"
+#include "schedules/exhaustive_search.hpp"
 #include "schedules/recording_strategy.hpp"
 #include "schedules/replay_strategy.hpp"
 #include "schedules/schedule_codec.hpp"
@@ -152,14 +152,16 @@ std::optional<Fewer> search_fewer_preemptions(const Cell& cell, const Judgement&
 CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const CellPlan& plan,
                         ExecutionWatch& watch) {
   CellResult out = cell.identity();
-  const auto inner = strategy.make(plan.seed, plan.shard, plan.executions);
+  // An exhaustive search (null for the others), and the strategy the cell runs.
+  const std::unique_ptr<ExhaustiveSearch> search = strategy.make_search(plan.shard);
+  const std::unique_ptr<Strategy> sampler =
+      search ? nullptr : strategy.make(plan.seed, plan.shard, plan.executions);
+  Strategy* const inner = search ? search.get() : sampler.get();
   std::uint64_t planned = strategy.shard_executions(plan.shard, plan.executions);
-  auto* reduced = dynamic_cast<DporStrategy*>(inner.get());
-  auto* plain = dynamic_cast<ExhaustiveStrategy*>(inner.get());
-  const bool exhaustive = reduced != nullptr || plain != nullptr;
-  // An exhaustive search's preemptions in the current execution so far.
-  const auto preemptions = [&] {
-    return reduced != nullptr ? reduced->preemptions() : plain->preemptions();
+  const bool exhaustive = search != nullptr;
+  const auto reduction_so_far = [&] {
+    return search ? search->reduction().value_or(ExhaustiveSearch::Reduction{})
+                  : ExhaustiveSearch::Reduction{};
   };
   // The run's number of the next execution (strategies that split by execution number).
   std::uint64_t next_execution =
@@ -172,17 +174,15 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
     if (plan.resume->next_execution) {
       next_execution = *plan.resume->next_execution;
       inner->start_at(next_execution);
-    } else if (reduced != nullptr) {
-      reduced->resume(plan.resume->search);
-      pruned_before = reduced->executions_pruned();
-      traces_before = reduced->distinct_traces();
-    } else if (plain != nullptr) {
-      plain->resume(plan.resume->search);
+    } else if (search) {
+      search->resume(plan.resume->search);
+      pruned_before = reduction_so_far().executions_pruned;
+      traces_before = reduction_so_far().distinct_traces;
     }
   }
   RecordingStrategy recorder(*inner);
   // The cell's strategy as given (a portfolio names itself, not its first member).
-  out.schedule = describe(StrategySpec{strategy});
+  out.schedule = strategy.describe();
 
   Metrics metrics;
   const auto start = std::chrono::steady_clock::now();
@@ -215,10 +215,10 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
       std::snprintf(text, sizeof text,
                     "%llu executions (%llu pruned), %.0f/s, depth %llu%s, %.1f s",
                     static_cast<unsigned long long>(out.executions),
-                    static_cast<unsigned long long>(reduced ? reduced->executions_pruned() : 0),
+                    static_cast<unsigned long long>(reduction_so_far().executions_pruned),
                     t > 0 ? static_cast<double>(out.executions) / t : 0.0,
-                    static_cast<unsigned long long>(reduced ? reduced->depth() : plain->depth()),
-                    out.schedule.find("preemptions=") != std::string::npos ? ", bounded" : "", t);
+                    static_cast<unsigned long long>(search->depth()),
+                    search->bounded() ? ", bounded" : "", t);
       progress.show(t, text);
     }
     if (watch.stop_requested()) {
@@ -247,7 +247,7 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
     out.steps += r.steps;
     // Ended by the reduction: equivalent to an execution already run, observed nowhere.
     if (r.outcome == sim::Outcome::pruned) continue;
-    if (exhaustive) ++by_preemptions[preemptions()];
+    if (exhaustive) ++by_preemptions[search->preemptions()];
     const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
     metrics.add(obs, j);
     if (obs.unclaimed.count(std::string(to_string(headline_claim(cell.preset.family))))) {
@@ -265,7 +265,7 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
     Judgement reported_judgement = j;
     if (j.claimed && exhaustive) {
       // An exhaustive search reports the fewest preemptions it can find for the property.
-      v.preemptions = preemptions();
+      v.preemptions = search->preemptions();
       const std::uint64_t cap = std::min<std::uint64_t>(planned, kFewerPreemptionsCap);
       const auto fewer = search_fewer_preemptions(
           cell, j, *v.preemptions, cap,
@@ -316,10 +316,8 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
   if (out.stopped_by == StopReason::time_budget || out.stopped_by == StopReason::interrupted) {
     // Where `run --resume` goes on: the search's checkpoint, or the next execution's number.
     out.position = {{"executions_left", planned - out.executions}};
-    if (reduced != nullptr) {
-      out.position["search"] = reduced->checkpoint();
-    } else if (plain != nullptr) {
-      out.position["search"] = plain->checkpoint();
+    if (search) {
+      out.position["search"] = search->checkpoint();
     } else {
       out.position["next_execution"] = next_execution + out.executions;
     }
@@ -327,15 +325,15 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
   out.metrics = metrics.to_json();
   // Only a complete search makes a pass a proof (for its bounds); say which it was.
   out.metrics["search_complete"] = search_complete;
-  if (reduced != nullptr) {
+  if (const auto reduction = search ? search->reduction() : std::nullopt) {
     // What the reduction did: executions it ended as redundant, and the classes of equivalent
     // schedules (Mazurkiewicz traces) the executions that ran to their end belonged to.
     out.metrics["exhaustive"] = {
         {"reduction", "dpor"},
-        {"executions_pruned", reduced->executions_pruned() - pruned_before},
-        {"distinct_traces", reduced->distinct_traces() - traces_before},
-        {"distinct_traces_capped", reduced->traces_capped()}};
-  } else if (plain != nullptr) {
+        {"executions_pruned", reduction->executions_pruned - pruned_before},
+        {"distinct_traces", reduction->distinct_traces - traces_before},
+        {"distinct_traces_capped", reduction->traces_capped}};
+  } else if (search) {
     out.metrics["exhaustive"] = {{"reduction", "none"}};
   }
   if (exhaustive) {

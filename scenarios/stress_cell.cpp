@@ -190,7 +190,7 @@ CellResult run_stress_cell(const Cell& cell, const StressSearch& stress, const C
                            ExecutionWatch& watch) {
   CellResult out = cell.identity();
   const auto threads = stress.threads != 0 ? stress.threads : default_stress_threads();
-  out.schedule = describe(stress, threads);
+  out.schedule = stress.describe(threads);
   const Params params = stress_params(cell, stress, threads);
   out.parameters = params.as_strings();
   auto body = bind_real(cell.preset.family, cell.primitive->name, cell.primitive->claims);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "schedules/strategy_factory.hpp"
+
 namespace syncstress {
 namespace {
 
@@ -407,8 +409,7 @@ bool DporStrategy::new_execution() {
 }
 
 std::string DporStrategy::describe() const {
-  if (!preemption_bound_) return "exhaustive";
-  return "exhaustive:preemptions=" + std::to_string(*preemption_bound_);
+  return ExhaustiveParams{preemption_bound_, /*reduce=*/true}.describe();
 }
 
 }  // namespace syncstress

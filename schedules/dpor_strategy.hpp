@@ -39,6 +39,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "schedules/exhaustive_search.hpp"
 #include "schedules/schedule.hpp"
 #include "schedules/shard.hpp"
 #include "schedules/strategy.hpp"
@@ -46,7 +47,7 @@
 namespace syncstress {
 
 /// See the file comment.
-class DporStrategy final : public Strategy {
+class DporStrategy final : public ExhaustiveSearch {
  public:
   /// As shard `shard` of the search (schedules/shard.hpp): only the prefixes it owns.
   explicit DporStrategy(std::optional<std::uint32_t> preemption_bound = std::nullopt,
@@ -76,22 +77,21 @@ class DporStrategy final : public Strategy {
   bool traces_capped() const { return traces_capped_; }
   /// True once new_execution() has returned false.
   bool complete() const { return complete_; }
-  /// Choices on the current path (the search's depth), for a progress line.
-  std::uint64_t depth() const { return path_.size(); }
-  /// Preemptions in the current (or last) execution's choices so far.
-  std::uint32_t preemptions() const {
+  std::uint64_t depth() const override { return path_.size(); }
+  std::uint32_t preemptions() const override {
     return depth_ == 0 ? 0 : preemptions_through(path_[depth_ - 1]);
+  }
+  bool bounded() const override { return preemption_bound_.has_value(); }
+  std::optional<Reduction> reduction() const override {
+    return Reduction{executions_pruned(), distinct_traces(), traces_capped()};
   }
 
   static constexpr std::size_t kTraceCap = std::size_t{1} << 22;
 
-  /// The position reached, between two executions: the path of the last one with every
-  /// node's sets, and that execution's steps, which the next one analyses first
-  /// (schedules/search_checkpoint.cpp). The classes seen so far are kept as a count.
-  nlohmann::json checkpoint() const;
-  /// Continues from a checkpoint of the same search (same program, bound and shard), as if
-  /// this strategy had run up to it. Throws std::invalid_argument for one that does not parse.
-  void resume(const nlohmann::json& position);
+  /// The path of the last execution with every node's sets, and that execution's steps, which
+  /// the next one analyses first. The classes seen so far are kept as a count.
+  nlohmann::json checkpoint() const override;
+  void resume(const nlohmann::json& position) override;
 
  private:
   struct Sleeper {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "schedules/strategy_factory.hpp"
+
 namespace syncstress {
 
 bool ExhaustiveStrategy::allowed(const Node& node, std::uint64_t answer) const {
@@ -98,8 +100,7 @@ std::uint64_t ExhaustiveStrategy::next_u64(std::uint64_t bound) {
 }
 
 std::string ExhaustiveStrategy::describe() const {
-  if (!preemption_bound_) return "exhaustive:reduction=none";
-  return "exhaustive:preemptions=" + std::to_string(*preemption_bound_) + ",reduction=none";
+  return ExhaustiveParams{preemption_bound_, /*reduce=*/false}.describe();
 }
 
 }  // namespace syncstress

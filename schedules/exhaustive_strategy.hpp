@@ -19,6 +19,7 @@
 #include <optional>
 #include <vector>
 
+#include "schedules/exhaustive_search.hpp"
 #include "schedules/schedule.hpp"
 #include "schedules/shard.hpp"
 #include "schedules/strategy.hpp"
@@ -26,7 +27,7 @@
 namespace syncstress {
 
 /// Depth-first enumeration; see the file comment.
-class ExhaustiveStrategy final : public Strategy {
+class ExhaustiveStrategy final : public ExhaustiveSearch {
  public:
   /// Enumerates every sequence, or only those with at most `preemption_bound` preemptions.
   /// As shard `shard` of the search (schedules/shard.hpp): only the prefixes it owns.
@@ -53,19 +54,16 @@ class ExhaustiveStrategy final : public Strategy {
   std::uint64_t executions_explored() const { return explored_; }
   /// True once new_execution() has returned false.
   bool complete() const { return complete_; }
-  /// Choices on the current path (the search's depth), for a progress line.
-  std::uint64_t depth() const { return path_.size(); }
-  /// Preemptions in the current (or last) execution's choices so far.
-  std::uint32_t preemptions() const {
+  std::uint64_t depth() const override { return path_.size(); }
+  std::uint32_t preemptions() const override {
     return depth_ == 0 ? 0 : preemptions_through(path_[depth_ - 1]);
   }
+  bool bounded() const override { return preemption_bound_.has_value(); }
+  std::optional<Reduction> reduction() const override { return std::nullopt; }
 
-  /// The position reached, between two executions: the path of the last one, from which the
-  /// next backtracks (schedules/search_checkpoint.cpp).
-  nlohmann::json checkpoint() const;
-  /// Continues from a checkpoint of the same search (same program, bound and shard), as if
-  /// this strategy had run up to it. Throws std::invalid_argument for one that does not parse.
-  void resume(const nlohmann::json& position);
+  /// The path of the last execution, from which the next backtracks.
+  nlohmann::json checkpoint() const override;
+  void resume(const nlohmann::json& position) override;
 
  private:
   struct Node {

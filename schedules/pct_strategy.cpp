@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cassert>
 
+#include "schedules/strategy_factory.hpp"
+
 namespace syncstress {
 
 PctStrategy::PctStrategy(std::uint64_t seed, std::uint32_t depth, std::uint64_t steps, bool faults)
@@ -89,9 +91,6 @@ std::size_t PctStrategy::next_thread(std::span<const ThreadId> runnable, ThreadI
 
 std::uint64_t PctStrategy::next_u64(std::uint64_t bound) { return rng_.below(bound); }
 
-std::string PctStrategy::describe() const {
-  return "pct:d=" + std::to_string(depth_) + ",k=" + std::to_string(k_) +
-         (faults_ ? ",faults=on" : "");
-}
+std::string PctStrategy::describe() const { return PctParams{depth_, k_, faults_}.describe(); }
 
 }  // namespace syncstress

@@ -5,6 +5,7 @@
 
 #include "schedules/rng.hpp"
 #include "schedules/strategy.hpp"
+#include "schedules/strategy_factory.hpp"
 
 namespace syncstress {
 
@@ -30,7 +31,7 @@ class RandomStrategy final : public Strategy {
   /// A uniform number in [0, bound).
   std::uint64_t next_u64(std::uint64_t bound) override;
   /// "random", or "random:faults=on".
-  std::string describe() const override { return faults_ ? "random:faults=on" : "random"; }
+  std::string describe() const override { return RandomParams{faults_}.describe(); }
   /// The seed of the execution in progress.
   std::uint64_t execution_seed() const override { return execution_seed_; }
   /// As constructed.

@@ -29,6 +29,25 @@ constexpr std::string_view kPrefix = "rl1.";
 
 std::span<const StrategyInfo> relacy_strategy_catalog() { return kCatalog; }
 
+std::string_view to_string(RelacyScheduler scheduler) {
+  switch (scheduler) {
+    case RelacyScheduler::random:
+      return "random";
+    case RelacyScheduler::bound:
+      return "bound";
+    case RelacyScheduler::full:
+      return "full";
+  }
+  return "random";
+}
+
+std::optional<RelacyScheduler> parse_relacy_scheduler(std::string_view name) {
+  for (const auto s : {RelacyScheduler::random, RelacyScheduler::bound, RelacyScheduler::full}) {
+    if (to_string(s) == name) return s;
+  }
+  return std::nullopt;
+}
+
 bool is_relacy_strategy(std::string_view name) {
   for (const auto& info : kCatalog) {
     if (info.name == name) return true;
@@ -42,7 +61,7 @@ RelacySearch make_relacy_search(std::string_view name, const StrategyParams& par
                         "'; valid: relacy-random, relacy-bound, relacy-full");
   }
   RelacySearch search;
-  search.scheduler = std::string(name.substr(std::string_view("relacy-").size()));
+  search.scheduler = *parse_relacy_scheduler(name.substr(std::string_view("relacy-").size()));
   for (const auto& [key, value] : params) {
     if (name != "relacy-bound" || key != "bound") {
       throw StrategyError(std::string(name) + ": unknown parameter '" + key +
@@ -60,15 +79,15 @@ RelacySearch make_relacy_search(std::string_view name, const StrategyParams& par
   return search;
 }
 
-std::string describe(const RelacySearch& search) {
-  std::string out = "relacy-" + search.scheduler;
-  if (search.scheduler == "bound") out += ":bound=" + std::to_string(search.context_bound);
+std::string RelacySearch::describe() const {
+  std::string out = "relacy-" + std::string(to_string(scheduler));
+  if (scheduler == RelacyScheduler::bound) out += ":bound=" + std::to_string(context_bound);
   return out;
 }
 
-std::string relacy_schedule_string(const std::string& scheduler, const std::string& state) {
+std::string relacy_schedule_string(RelacyScheduler scheduler, const std::string& state) {
   std::string out(kPrefix);
-  out += scheduler;
+  out += to_string(scheduler);
   out += '.';
   for (char c : state) out += c == ' ' ? '_' : c;
   // A trailing separator is part of Relacy's state ("7 " for the random scheduler) but reads
@@ -88,22 +107,20 @@ RelacySchedule parse_relacy_schedule_string(const std::string_view whole) {
   std::string_view text = whole.substr(kPrefix.size());
   const auto dot = text.find('.');
   if (dot == std::string_view::npos) throw bad("no scheduler name");
-  std::string scheduler(text.substr(0, dot));
-  if (scheduler != "random" && scheduler != "bound" && scheduler != "full") {
-    throw bad("unknown scheduler '" + scheduler + "'");
-  }
+  const auto scheduler = parse_relacy_scheduler(text.substr(0, dot));
+  if (!scheduler) throw bad("unknown scheduler '" + std::string(text.substr(0, dot)) + "'");
   std::string state;
   for (char c : text.substr(dot + 1)) state += c == '_' ? ' ' : c;
   state += ' ';
   try {
-    check_relacy_state(scheduler, state);
+    check_relacy_state(*scheduler, state);
   } catch (const StrategyError& e) {
     throw bad(e.what());
   }
-  return {scheduler, state};
+  return {*scheduler, state};
 }
 
-std::uint64_t check_relacy_state(std::string_view scheduler, std::string_view state) {
+std::uint64_t check_relacy_state(RelacyScheduler scheduler, std::string_view state) {
   if (state.size() > kMaxRelacyState) {
     throw StrategyError("its state has " + std::to_string(state.size()) +
                         " characters, more than the " + std::to_string(kMaxRelacyState) +
@@ -131,7 +148,7 @@ std::uint64_t check_relacy_state(std::string_view scheduler, std::string_view st
   if (iteration == 0) {
     throw StrategyError("there is no iteration 0: Relacy numbers its iterations from 1");
   }
-  if (scheduler == "random") {
+  if (scheduler == RelacyScheduler::random) {
     if (numbers.size() != 1) {
       throw StrategyError("the random scheduler's state is its iteration alone, not " +
                           std::to_string(numbers.size()) + " numbers");
@@ -142,7 +159,7 @@ std::uint64_t check_relacy_state(std::string_view scheduler, std::string_view st
   constexpr std::uint64_t kLargestSchedType = 4;  // rl::sched_type_user
   if (numbers.size() < 2 || (numbers.size() - 2) % 3 != 0 ||
       (numbers.size() - 2) / 3 != numbers[1]) {
-    throw StrategyError("the " + std::string(scheduler) +
+    throw StrategyError("the " + std::string(to_string(scheduler)) +
                         " scheduler's state is the iteration, a node count n and n nodes of "
                         "three numbers each; this one has " +
                         std::to_string(numbers.size()) + " numbers");

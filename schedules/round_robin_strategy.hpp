@@ -2,6 +2,7 @@
 #pragma once
 
 #include "schedules/strategy.hpp"
+#include "schedules/strategy_factory.hpp"
 
 namespace syncstress {
 
@@ -19,7 +20,7 @@ class RoundRobinStrategy final : public Strategy {
   /// Always 0.
   std::uint64_t next_u64(std::uint64_t bound) override;
   /// "round-robin".
-  std::string describe() const override { return "round-robin"; }
+  std::string describe() const override { return RoundRobinParams{}.describe(); }
 
  private:
   bool started_ = false;

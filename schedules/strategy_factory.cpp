@@ -98,8 +98,7 @@ bool faults_param(const StrategyParams& params, std::string_view strategy, bool 
 
 std::span<const StrategyInfo> strategy_catalog() { return kCatalog; }
 
-std::unique_ptr<Strategy> make_strategy(std::string_view name, std::uint64_t seed,
-                                        const StrategyParams& params, Shard shard) {
+SimStrategySpec parse_sim_strategy(std::string_view name, const StrategyParams& params) {
   const StrategyInfo* info = find(name);
   if (info == nullptr) {
     if (name == "replay") {
@@ -122,34 +121,125 @@ std::unique_ptr<Strategy> make_strategy(std::string_view name, std::uint64_t see
                           "'; valid: " + (valid.empty() ? "none" : valid));
     }
   }
-  constexpr std::uint64_t kDefaultK = 100000;
   constexpr std::uint64_t kMaxK = std::uint64_t{1} << 40;
   if (name == "portfolio") {
-    const auto k = number_param(params, name, "k", kDefaultK, 1, kMaxK);
-    return std::make_unique<PortfolioStrategy>(seed, k, faults_param(params, name, true));
+    PortfolioParams p;
+    if (params.contains("k")) p.k = number_param(params, name, "k", 0, 1, kMaxK);
+    if (params.contains("faults")) p.faults = faults_param(params, name, true);
+    return {p};
   }
-  if (name == "random") {
-    return std::make_unique<RandomStrategy>(seed, faults_param(params, name, false));
-  }
+  if (name == "random") return {RandomParams{faults_param(params, name, false)}};
   if (name == "pct") {
-    const auto d = number_param(params, name, "d", 3, 1, 64);
-    const auto k = number_param(params, name, "k", kDefaultK, 1, kMaxK);
-    return std::make_unique<PctStrategy>(seed, static_cast<std::uint32_t>(d), k,
-                                         faults_param(params, name, false));
+    PctParams p;
+    p.d = static_cast<std::uint32_t>(number_param(params, name, "d", p.d, 1, 64));
+    p.k = number_param(params, name, "k", p.k, 1, kMaxK);
+    p.faults = faults_param(params, name, false);
+    return {p};
   }
-  if (name == "round-robin") return std::make_unique<RoundRobinStrategy>();
-  // exhaustive
-  std::optional<std::uint32_t> bound;
+  if (name == "round-robin") return {RoundRobinParams{}};
+  ExhaustiveParams p;  // the catalogue's last
   if (params.contains("preemptions") && params.at("preemptions") != "none") {
-    bound = static_cast<std::uint32_t>(
+    p.preemptions = static_cast<std::uint32_t>(
         number_param(params, name, "preemptions", 0, 0, std::uint64_t{1} << 20));
   }
   const auto reduction = params.contains("reduction") ? params.at("reduction") : "dpor";
-  if (reduction == "none") return std::make_unique<ExhaustiveStrategy>(bound, shard);
-  if (reduction != "dpor") {
+  if (reduction != "dpor" && reduction != "none") {
     throw StrategyError("exhaustive: reduction must be dpor or none, not '" + reduction + "'");
   }
-  return std::make_unique<DporStrategy>(bound, shard);
+  p.reduce = reduction == "dpor";
+  return {p};
+}
+
+std::unique_ptr<Strategy> SimStrategySpec::make(std::uint64_t seed, Shard shard,
+                                                std::uint64_t executions) const {
+  struct Make {
+    const SimStrategySpec& spec;
+    std::uint64_t seed;
+    Shard shard;
+    std::unique_ptr<Strategy> operator()(const PortfolioParams& p) const {
+      return std::make_unique<PortfolioStrategy>(seed, p.k.value_or(PctParams{}.k),
+                                                 p.faults.value_or(true));
+    }
+    std::unique_ptr<Strategy> operator()(const RandomParams& p) const {
+      return std::make_unique<RandomStrategy>(seed, p.faults);
+    }
+    std::unique_ptr<Strategy> operator()(const PctParams& p) const {
+      return std::make_unique<PctStrategy>(seed, p.d, p.k, p.faults);
+    }
+    std::unique_ptr<Strategy> operator()(const RoundRobinParams&) const {
+      return std::make_unique<RoundRobinStrategy>();
+    }
+    std::unique_ptr<Strategy> operator()(const ExhaustiveParams&) const {
+      return spec.make_search(shard);
+    }
+  };
+  auto out = std::visit(Make{*this, seed, shard}, as);
+  if (!shard.whole() && !splits_by_prefix()) out->start_at(shard.range(executions).first);
+  return out;
+}
+
+std::unique_ptr<ExhaustiveSearch> SimStrategySpec::make_search(Shard shard) const {
+  const auto* p = exhaustive();
+  if (p == nullptr) return nullptr;
+  if (p->reduce) return std::make_unique<DporStrategy>(p->preemptions, shard);
+  return std::make_unique<ExhaustiveStrategy>(p->preemptions, shard);
+}
+
+std::uint64_t SimStrategySpec::shard_executions(Shard shard, std::uint64_t executions) const {
+  if (splits_by_prefix()) return executions;
+  const auto [first, end] = shard.range(executions);
+  return end - first;
+}
+
+std::string PortfolioParams::describe() const {
+  // Parameters in name order, as a preset's or the flag's map held them.
+  std::string out = "portfolio";
+  if (faults) {
+    out += ":faults=";
+    out += *faults ? "on" : "off";
+  }
+  if (k) {
+    out += faults ? ",k=" : ":k=";
+    out += std::to_string(*k);
+  }
+  return out;
+}
+
+std::string RandomParams::describe() const { return faults ? "random:faults=on" : "random"; }
+
+std::string PctParams::describe() const {
+  std::string out = "pct:d=";
+  out += std::to_string(d);
+  out += ",k=";
+  out += std::to_string(k);
+  if (faults) out += ",faults=on";
+  return out;
+}
+
+std::string RoundRobinParams::describe() const { return "round-robin"; }
+
+std::string ExhaustiveParams::describe() const {
+  std::string out = "exhaustive";
+  if (preemptions) {
+    out += ":preemptions=";
+    out += std::to_string(*preemptions);
+  }
+  if (!reduce) out += preemptions ? ",reduction=none" : ":reduction=none";
+  return out;
+}
+
+std::string SimStrategySpec::describe() const {
+  return std::visit([](const auto& p) { return p.describe(); }, as);
+}
+
+bool SimStrategySpec::takes_seed() const {
+  return std::holds_alternative<PortfolioParams>(as) || std::holds_alternative<RandomParams>(as) ||
+         std::holds_alternative<PctParams>(as);
+}
+
+std::unique_ptr<Strategy> make_strategy(std::string_view name, std::uint64_t seed,
+                                        const StrategyParams& params, Shard shard) {
+  return parse_sim_strategy(name, params).make(seed, shard);
 }
 
 std::pair<std::string, StrategyParams> parse_strategy_description(std::string_view description) {

@@ -4,19 +4,6 @@
 
 namespace syncstress {
 
-std::unique_ptr<Strategy> SimStrategySpec::make(std::uint64_t seed, Shard shard,
-                                                std::uint64_t executions) const {
-  auto out = make_strategy(name, seed, params, shard);
-  if (!shard.whole() && !splits_by_prefix()) out->start_at(shard.range(executions).first);
-  return out;
-}
-
-std::uint64_t SimStrategySpec::shard_executions(Shard shard, std::uint64_t executions) const {
-  if (splits_by_prefix()) return executions;
-  const auto [first, end] = shard.range(executions);
-  return end - first;
-}
-
 std::vector<StrategyInfo> all_strategies() {
   std::vector<StrategyInfo> out;
   for (const auto& catalog :
@@ -34,34 +21,15 @@ StrategySpec parse_strategy_spec(std::string_view description) {
 StrategySpec make_strategy_spec(std::string_view name, const StrategyParams& params) {
   if (is_relacy_strategy(name)) return make_relacy_search(name, params);
   if (is_stress_strategy(name)) return make_stress_search(params);
-  // Building it once is the only complete check of its parameters; seed 0 is arbitrary.
-  make_strategy(name, 0, params);
-  return SimStrategySpec{std::string(name), params};
+  return parse_sim_strategy(name, params);
 }
 
 std::string describe(const StrategySpec& spec) {
-  if (const auto* search = std::get_if<RelacySearch>(&spec)) return describe(*search);
-  if (const auto* stress = std::get_if<StressSearch>(&spec)) return describe(*stress);
-  const auto& sim = std::get<SimStrategySpec>(spec);
-  if (sim.name == "portfolio") {
-    // Its strategies describe the member of their current execution; the cell names the whole.
-    std::string out = sim.name;
-    for (const auto& [key, value] : sim.params) {
-      out += out.size() == sim.name.size() ? ':' : ',';
-      out += key;
-      out += '=';
-      out += value;
-    }
-    return out;
-  }
-  return sim.make(0)->describe();
+  return std::visit([](const auto& s) { return s.describe(); }, spec);
 }
 
 bool takes_seed(const StrategySpec& spec) {
-  if (const auto* search = std::get_if<RelacySearch>(&spec)) return search->scheduler == "random";
-  if (std::holds_alternative<StressSearch>(spec)) return true;
-  const auto& name = std::get<SimStrategySpec>(spec).name;
-  return name == "portfolio" || name == "random" || name == "pct";
+  return std::visit([](const auto& s) { return s.takes_seed(); }, spec);
 }
 
 std::string seeded_strategy_names() {

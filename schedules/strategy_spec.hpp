@@ -21,23 +21,6 @@
 
 namespace syncstress {
 
-/// A strategy of the deterministic runtime, its name and parameters already checked.
-struct SimStrategySpec {
-  std::string name;
-  StrategyParams params;
-
-  /// A fresh strategy seeded with `seed` (ignored by the deterministic ones). For a shard of
-  /// `executions` planned executions: an exhaustive search takes its prefixes; any other
-  /// strategy starts at the shard's first execution (see shard_executions).
-  std::unique_ptr<Strategy> make(std::uint64_t seed, Shard shard = {},
-                                 std::uint64_t executions = 0) const;
-  /// The executions a shard plans of `executions`: its range for a strategy that splits by
-  /// execution number, all of them (a cap) for an exhaustive search.
-  std::uint64_t shard_executions(Shard shard, std::uint64_t executions) const;
-  /// Whether it splits its choice tree by prefix (the exhaustive searches).
-  bool splits_by_prefix() const { return name == "exhaustive"; }
-};
-
 /// A strategy, parsed once: on the sim runtime, a search in syncstress-relacy, or trials on
 /// real threads.
 using StrategySpec = std::variant<SimStrategySpec, RelacySearch, StressSearch>;

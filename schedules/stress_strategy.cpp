@@ -109,7 +109,8 @@ StressSearch make_stress_search(const StrategyParams& params) {
   return s;
 }
 
-std::string describe(const StressSearch& s, std::uint64_t resolved_threads) {
+std::string StressSearch::describe(std::uint64_t resolved_threads) const {
+  const StressSearch& s = *this;
   std::string out = "stress:threads=";
   const auto threads = s.threads != 0 ? s.threads : resolved_threads;
   out += threads != 0 ? std::to_string(threads) : std::string("auto");

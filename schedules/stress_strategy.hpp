@@ -40,6 +40,12 @@ struct StressSearch {
   /// history=ring: each thread keeps its last 16 operations for crash and hang reports, where
   /// by default it keeps its last one (one store per operation instead of three).
   bool ring = false;
+
+  /// How a cell's schedule column spells it: "stress:threads=4,noise=low,faults=on" (threads
+  /// as resolved when `resolved_threads` is not 0).
+  std::string describe(std::uint64_t resolved_threads = 0) const;
+  /// Its trials' noise is drawn from the seed.
+  bool takes_seed() const { return true; }
 };
 
 /// The one entry, `stress`, for `list schedules`.
@@ -51,10 +57,6 @@ bool is_stress_strategy(std::string_view name);
 /// The stress run `params` ask for. Throws StrategyError for an unknown parameter or a value
 /// out of range, naming the valid ones.
 StressSearch make_stress_search(const StrategyParams& params);
-
-/// How a cell's schedule column spells it: "stress:threads=4,noise=low,faults=on" (threads
-/// as resolved when `resolved_threads` is not 0).
-std::string describe(const StressSearch& search, std::uint64_t resolved_threads = 0);
 
 /// The default thread count: the machine's cores times two (at least 2).
 std::uint64_t default_stress_threads();

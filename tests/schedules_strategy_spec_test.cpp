@@ -18,7 +18,9 @@ TEST(SchedulesStrategySpec, SimStrategiesParseIntoASimSpecThatBuildsThem) {
   const auto spec = parse_strategy_spec("pct:d=2,k=50");
   ASSERT_TRUE(std::holds_alternative<SimStrategySpec>(spec));
   const auto& sim = std::get<SimStrategySpec>(spec);
-  EXPECT_EQ(sim.name, "pct");
+  ASSERT_TRUE(std::holds_alternative<PctParams>(sim.as));
+  EXPECT_EQ(std::get<PctParams>(sim.as).d, 2u);
+  EXPECT_EQ(std::get<PctParams>(sim.as).k, 50u);
   EXPECT_EQ(sim.make(7)->describe(), "pct:d=2,k=50");
   EXPECT_EQ(describe(spec), "pct:d=2,k=50");
   EXPECT_EQ(describe(parse_strategy_spec("pct")), "pct:d=3,k=100000");
@@ -39,7 +41,7 @@ TEST(SchedulesStrategySpec, APortfolioCellIsNamedPortfolioWhileItsExecutionsName
 TEST(SchedulesStrategySpec, RelacyStrategiesParseIntoARelacySearch) {
   const auto spec = parse_strategy_spec("relacy-bound:bound=2");
   ASSERT_TRUE(std::holds_alternative<RelacySearch>(spec));
-  EXPECT_EQ(std::get<RelacySearch>(spec).scheduler, "bound");
+  EXPECT_EQ(std::get<RelacySearch>(spec).scheduler, RelacyScheduler::bound);
   EXPECT_EQ(std::get<RelacySearch>(spec).context_bound, 2u);
   EXPECT_EQ(describe(spec), "relacy-bound:bound=2");
   EXPECT_TRUE(std::holds_alternative<RelacySearch>(make_strategy_spec("relacy-random", {})));
@@ -90,7 +92,7 @@ TEST(SchedulesStrategySpec, ScheduleStringsSayWhereTheyReplay) {
   EXPECT_EQ(std::get<Schedule>(sim).seed, 5u);
   const auto relacy = parse_schedule_string("rl1.random.1001");
   ASSERT_TRUE(std::holds_alternative<RelacySchedule>(relacy));
-  EXPECT_EQ(std::get<RelacySchedule>(relacy).scheduler, "random");
+  EXPECT_EQ(std::get<RelacySchedule>(relacy).scheduler, RelacyScheduler::random);
   EXPECT_EQ(std::get<RelacySchedule>(relacy).state, "1001 ");
   EXPECT_THROW(parse_schedule_string("rl1.nope.1"), ScheduleFormatError);
   EXPECT_THROW(parse_schedule_string("S1"), ScheduleFormatError);
@@ -138,7 +140,7 @@ TEST(SchedulesStrategySpec, RelacyStatesAreCheckedWholeWhereTheyAreDecoded) {
   EXPECT_EQ(refusal("rl1.full.1_23_1_0_0_2_0_3_2_0_3_2_0_3_2_0_3_3_0_0_3_0_0_2_0_3_2_0_3_2_0_3_3_0_"
                     "0_3_0_0_3_0_0_3_0_0_3_0_0_3_0_0_3_0_0_2_0_3_2_0_0_2_0_0_2_0_1_2_0_0_2_0_3"),
             "");
-  EXPECT_EQ(check_relacy_state("bound", "7 1 3 2 4 "), 7u);
+  EXPECT_EQ(check_relacy_state(RelacyScheduler::bound, "7 1 3 2 4 "), 7u);
 }
 
 }  // namespace

@@ -224,9 +224,11 @@ int run(int argc, char** argv) {
     }
     choose_cell(primitive, it->second, family, settings);
     Search s;
-    s.type = scheduler == "full"    ? rl::sched_full
-             : scheduler == "bound" ? rl::sched_bound
-                                    : rl::sched_random;
+    // CLI::IsMember above let only Relacy's three names through.
+    const RelacyScheduler parsed = *parse_relacy_scheduler(scheduler);
+    s.type = parsed == RelacyScheduler::full    ? rl::sched_full
+             : parsed == RelacyScheduler::bound ? rl::sched_bound
+                                                : rl::sched_random;
     s.context_bound = context_bound;
     s.iterations = iterations;
     s.start = start;
@@ -241,7 +243,7 @@ int run(int argc, char** argv) {
       // One separator after each number, however many the caller left at the end.
       s.state = state.substr(0, state.find_last_not_of(' ') + 1) + " ";
       try {
-        s.replay_iteration = check_relacy_state(scheduler, s.state);
+        s.replay_iteration = check_relacy_state(parsed, s.state);
       } catch (const StrategyError& e) {
         throw UsageError(concat("--state '", state, "': ", e.what()));
       }

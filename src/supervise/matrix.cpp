@@ -106,7 +106,7 @@ void check_shardable(const StrategySpec& strategy, const RunConfig& config) {
   if (config.shard.whole()) return;
   const auto* search = std::get_if<RelacySearch>(&strategy);
   const bool splits = std::holds_alternative<SimStrategySpec>(strategy) ||
-                      (search != nullptr && search->scheduler == "random");
+                      (search != nullptr && search->takes_seed());
   if (splits) return;
   throw UsageError(concat("--shard ", config.shard.describe(), ": ", describe(strategy),
                           " does not split into shards; the schedules that do: portfolio, random, "
@@ -137,7 +137,7 @@ void check_resume(const scenarios::ResumePoint& r, const scenarios::CellPlan& pl
   const auto* relacy = std::get_if<RelacySearch>(&strategy);
   const bool by_prefix = sim != nullptr && sim->splits_by_prefix();
   const bool numbered =
-      (sim != nullptr && !by_prefix) || (relacy != nullptr && relacy->scheduler == "random");
+      (sim != nullptr && !by_prefix) || (relacy != nullptr && relacy->takes_seed());
   if (!by_prefix && !numbered) {
     refuse(concat("is for ", describe(strategy), ", which never stops with one"));
   }
@@ -189,8 +189,7 @@ void check_relacy_iterations(const StrategySpec& strategy, const scenarios::Cell
   const auto* search = std::get_if<RelacySearch>(&strategy);
   constexpr std::uint64_t kLast = std::numeric_limits<std::uint64_t>::max();
   // Relacy numbers iterations from 1; the seed is the first, and the last is seed + executions - 1.
-  if (search == nullptr || search->scheduler != "random" ||
-      plan.seed <= kLast - (plan.executions - 1)) {
+  if (search == nullptr || !search->takes_seed() || plan.seed <= kLast - (plan.executions - 1)) {
     return;
   }
   throw UsageError(concat("--seed ", std::to_string(plan.seed), " with ",

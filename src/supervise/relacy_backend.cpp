@@ -65,7 +65,7 @@ class RelacyBackend final : public Backend {
     const auto spec = planned_spec(cell, strategy, plan);
     auto out = relacy::run_cell(spec);
     const auto& search = std::get<RelacySearch>(strategy);
-    if (search.scheduler == "random" &&
+    if (search.takes_seed() &&
         (out.stopped_by == StopReason::time_budget || out.stopped_by == StopReason::interrupted)) {
       // Where `run --resume` goes on: the next iteration, numbered from the seed.
       out.position = {{"next_execution", spec.start - plan.seed + out.executions},

@@ -19,10 +19,10 @@ namespace {
 using nlohmann::json;
 
 std::vector<std::string> common_arguments(const CellSpec& spec) {
-  std::vector<std::string> argv = {"--family", spec.family,          "--kind",
-                                   spec.kind,  "--primitive",        spec.primitive,
-                                   "--search", spec.search.scheduler};
-  if (spec.search.scheduler == "bound") {
+  std::vector<std::string> argv = {
+      "--family",    spec.family,    "--kind",   spec.kind,
+      "--primitive", spec.primitive, "--search", std::string(to_string(spec.search.scheduler))};
+  if (spec.search.scheduler == RelacyScheduler::bound) {
     argv.insert(argv.end(), {"--context-bound", std::to_string(spec.search.context_bound)});
   }
   for (const auto& [k, v] : spec.params) argv.insert(argv.end(), {"--set", concat(k, "=", v)});
@@ -64,7 +64,7 @@ json ask(const std::vector<std::string>& arguments, double timeout, std::string&
 }
 
 /// A violation as syncstress-relacy writes it, its schedule Relacy's own state string.
-Violation violation_from(const json& v, const std::string& scheduler) {
+Violation violation_from(const json& v, RelacyScheduler scheduler) {
   Violation out = violation_from_json(v);
   out.schedule = relacy_schedule_string(scheduler, out.schedule);
   out.shrink = ShrinkNote{.skipped =
@@ -75,7 +75,7 @@ Violation violation_from(const json& v, const std::string& scheduler) {
 
 /// Only the random search has a first iteration to choose; the others ignore the seed.
 std::uint64_t first_iteration(const CellSpec& spec) {
-  return spec.search.scheduler == "random" ? spec.start : 0;
+  return spec.search.takes_seed() ? spec.start : 0;
 }
 
 /// The arguments of `cell` for `spec`.
@@ -145,7 +145,7 @@ void check_cell(const CellSpec& spec) {
 
 CellResult run_cell(const CellSpec& spec) {
   CellResult out;
-  out.schedule = describe(spec.search);
+  out.schedule = spec.search.describe();
   const auto argv = cell_arguments(spec);
   const std::uint64_t start = first_iteration(spec);
   out.planned_executions = spec.iterations;

@@ -30,7 +30,7 @@ class StressBackend final : public Backend {
     }
     CellResult identity = cell.identity();
     identity.schedule =
-        describe(stress, stress.threads != 0 ? stress.threads : default_stress_threads());
+        stress.describe(stress.threads != 0 ? stress.threads : default_stress_threads());
     const auto stall = static_cast<double>(stress.stall_seconds);
     auto result = run_isolated(
         [&](scenarios::ExecutionWatch& watch) {

@@ -1,0 +1,41 @@
+// What an exhaustive search adds to choosing the next step: how deep it is and how many
+// preemptions the current execution took (a progress line, a violation's preemptions), a
+// checkpoint to resume from, and what its reduction did. The plain search (exhaustive_strategy)
+// and the reduced one (dpor_strategy) both offer it; nothing else needs to know which it has.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "schedules/strategy.hpp"
+
+namespace syncstress {
+
+class ExhaustiveSearch : public Strategy {
+ public:
+  /// Choices on the current path (the search's depth), for a progress line.
+  virtual std::uint64_t depth() const = 0;
+  /// Preemptions in the current (or last) execution's choices so far.
+  virtual std::uint32_t preemptions() const = 0;
+  /// Whether it explores only the schedules within a preemption bound.
+  virtual bool bounded() const = 0;
+
+  /// The position reached, between two executions (schedules/search_checkpoint.cpp).
+  virtual nlohmann::json checkpoint() const = 0;
+  /// Continues from a checkpoint of the same search (same program, bound and shard), as if
+  /// this search had run up to it. Throws std::invalid_argument for one that does not parse.
+  virtual void resume(const nlohmann::json& position) = 0;
+
+  /// What a reduction did so far: executions it ended as redundant, and the classes of
+  /// equivalent schedules among those that ran to their end (counting stops at a cap).
+  struct Reduction {
+    std::uint64_t executions_pruned = 0;
+    std::uint64_t distinct_traces = 0;
+    bool traces_capped = false;
+  };
+  /// Nothing for the plain search, which reduces nothing.
+  virtual std::optional<Reduction> reduction() const = 0;
+};
+
+}  // namespace syncstress
