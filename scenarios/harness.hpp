@@ -77,8 +77,8 @@ std::uint64_t victim_wait_bound() {
 
 /// Whether every heap allocation and free is a choice of P's scheduler
 /// (HarnessHooks<P>::kAllocationsAreChoices): Relacy draws at every free whether to defer the
-/// block's reuse, so the harness must allocate there exactly as it always has, or a seed and
-/// iteration would no longer meet the schedule they met before.
+/// block's reuse, so what the harness allocates is part of every Relacy schedule: a change to
+/// it changes the executions a seed and iteration run.
 template <class P>
 constexpr bool allocations_are_choices() {
   if constexpr (requires { HarnessHooks<P>::kAllocationsAreChoices; }) {
@@ -115,7 +115,7 @@ class Judge {
   }
   /// The same with the message made by `make_message`, only on a breach: a check made at every
   /// step of every execution builds no string while it holds. Where allocations are choices of
-  /// the platform's scheduler (allocations_are_choices), it is made every time, as before.
+  /// the platform's scheduler (allocations_are_choices), it is made every time.
   template <class MakeMessage>
   requires std::is_invocable_r_v<std::string, MakeMessage&>
   void require(Claim c, bool ok, MakeMessage make_message,

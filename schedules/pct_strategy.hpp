@@ -8,11 +8,10 @@
 // about to run drops to priority d-i: below every initial priority and below every thread an
 // earlier change point dropped. That last order is what a bug of depth d needs: with two
 // threads A and B and the bug "A runs to a, then B to b, then A on past a'", the first change
-// point drops A so B runs, the second drops B, and B must now rank below A, not above it. (The
-// first version of this file gave the i-th change point priority i-1, the reverse, and found
-// no bug of depth 3 between two threads: tests/schedules_pct_power_test.cpp.) For a program
-// with n threads and k steps, a bug of depth d is found in one execution with probability at
-// least 1/(n k^(d-1)).
+// point drops A so B runs, the second drops B, and B must now rank below A, not above it (the
+// reverse order finds no bug of depth 3 between two threads: tests/schedules_pct_power_test.cpp
+// checks the one used here does). For a program with n threads and k steps, a bug of depth d
+// is found in one execution with probability at least 1/(n k^(d-1)).
 //
 // Deviations, and why:
 // - A step is one next_thread call (the runtime asks only when two or more threads can run),

@@ -63,8 +63,8 @@ class Strategy {
 
   /// The seed of the current execution: running the strategy named by describe() with this
   /// seed regenerates this execution as its first one. 0 for strategies that draw nothing
-  /// at random (round-robin, exhaustive). Added after the first four members; not pure so
-  /// deterministic strategies need not override it.
+  /// at random (round-robin, exhaustive). Not pure: deterministic strategies need not
+  /// override it.
   virtual std::uint64_t execution_seed() const { return 0; }
 
   /// Whether the current execution explores faults: spurious wake-ups of platform waits and

@@ -1,7 +1,7 @@
 // The `real` platform: every Platform operation is the operating system's own.
 //
-// Used by the unit tests, the benchmarks and the scenario families' real-thread test (stress
-// mode, issue 15, is not built yet). Atomics are std::atomic, the mutex is std::mutex,
+// Used by stress mode (`--schedule stress`, with the stress ring of real_stress.hpp), the unit
+// tests and the benchmarks. Atomics are std::atomic, the mutex is std::mutex,
 // wait-on-address and the parker are futex(2) on a 4-byte word, threads are std::thread, and
 // the executor is a fixed-size pool of OS threads. Nothing here schedules or records: the
 // interleavings are whatever the hardware and the kernel produce. The source_location every

@@ -182,7 +182,6 @@ class Engine {
   const Options& options() const { return options_; }
 
   // --- State read by the platform on every operation ---------------------------------------
-  bool tracing() const { return tracing_; }
   /// True once the execution has ended (teardown): nothing schedules any more.
   bool aborting() const { return aborting_; }
   std::uint64_t steps() const { return steps_; }
@@ -239,9 +238,8 @@ class Engine {
   std::uint64_t choose(std::uint64_t bound);
   /// A fault injection point: asks next_u64(2) only when `enabled`.
   bool inject(bool enabled) { return enabled && !aborting_ && choose(2) == 1; }
-  /// Whether this execution injects spurious wake-ups / weak-CAS failures: the option's switch,
-  /// or its offer taken by a strategy that explores faults (fixed when run() starts).
-  bool spurious_wakeups_on() const { return spurious_wakeups_on_; }
+  /// Whether this execution injects weak-CAS failures: the option's switch, or its offer taken
+  /// by a strategy that explores faults (fixed when run() starts).
   bool spurious_cas_failures_on() const { return spurious_cas_failures_on_; }
   /// Ends the execution with a violation at `loc` (first one wins). Returns only during
   /// teardown, without throwing.
