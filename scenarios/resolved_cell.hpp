@@ -74,8 +74,9 @@ struct CellPlan {
   /// The time budget is the plan (a soak): a cell it ends with nothing broken passes, where
   /// otherwise it is inconclusive.
   bool soak = false;
-  /// Tests only: each execution is followed by a pause `slowdown - 1` times its length, as if
-  /// the machine were that much slower (SYNCSTRESS_TEST_SLOWDOWN). Sim only.
+  /// Tests only: the cell's clock runs `slowdown` times faster than the wall's, so its time
+  /// budget and elapsed_seconds are those of a machine that much slower
+  /// (SYNCSTRESS_TEST_SLOWDOWN). Sim only.
   double slowdown = 1;
   /// The part of the cell's work this process does (`--shard K/N`); whole by default.
   Shard shard{};

@@ -6,7 +6,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <thread>
 #include <variant>
 #include <vector>
 
@@ -186,8 +185,10 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
 
   Metrics metrics;
   const auto start = std::chrono::steady_clock::now();
+  // The cell's clock: the wall's, or for the tests a machine `slowdown` times slower's.
   auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return plan.slowdown *
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   bool any_unclaimed_break = false;
   std::optional<Violation> evidence;  // the first unclaimed break, kept for a measured cell
@@ -235,12 +236,7 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
       break;
     }
     Observations obs;
-    const auto began = std::chrono::steady_clock::now();
     const auto r = execute(cell, *runtime, recorder, obs, watch);
-    if (plan.slowdown > 1) {
-      // A machine `slowdown` times slower, for the tests of verdicts against the clock.
-      std::this_thread::sleep_for((std::chrono::steady_clock::now() - began) * (plan.slowdown - 1));
-    }
     // Another shard's: run only to walk the top of the search tree.
     if (!recorder.execution_counts()) continue;
     ++out.executions;
