@@ -9,10 +9,9 @@
 #include <variant>
 #include <vector>
 
+#include "scenarios/cell_loop.hpp"
 #include "scenarios/judge.hpp"
-#include "scenarios/metrics.hpp"
 #include "scenarios/outcome_json.hpp"
-#include "scenarios/progress_line.hpp"
 #include "scenarios/shrink.hpp"
 #include "scenarios/sim_execution.hpp"
 #include "schedules/dpor_strategy.hpp"
@@ -146,112 +145,67 @@ std::optional<Fewer> search_fewer_preemptions(const Cell& cell, const Judgement&
   return std::nullopt;
 }
 
-}  // namespace
-
-CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const CellPlan& plan,
-                        ExecutionWatch& watch) {
-  CellResult out = cell.identity();
-  // An exhaustive search (null for the others), and the strategy the cell runs.
-  const std::unique_ptr<ExhaustiveSearch> search = strategy.make_search(plan.shard);
-  const std::unique_ptr<Strategy> sampler =
-      search ? nullptr : strategy.make(plan.seed, plan.shard, plan.executions);
-  Strategy* const inner = search ? search.get() : sampler.get();
-  std::uint64_t planned = strategy.shard_executions(plan.shard, plan.executions);
-  const bool exhaustive = search != nullptr;
-  const auto reduction_so_far = [&] {
-    return search ? search->reduction().value_or(ExhaustiveSearch::Reduction{})
-                  : ExhaustiveSearch::Reduction{};
-  };
-  // The run's number of the next execution (strategies that split by execution number).
-  std::uint64_t next_execution =
-      strategy.splits_by_prefix() ? 0 : plan.shard.range(plan.executions).first;
-  // A resumed search's counts so far: the report of the earlier run has them already.
-  std::uint64_t pruned_before = 0, traces_before = 0;
-  if (plan.resume) {
-    // Where an earlier run stopped; the supervisor checked it against this plan.
-    planned = plan.resume->executions_left;
-    if (plan.resume->next_execution) {
-      next_execution = *plan.resume->next_execution;
-      inner->start_at(next_execution);
-    } else if (search) {
-      search->resume(plan.resume->search);
-      pruned_before = reduction_so_far().executions_pruned;
-      traces_before = reduction_so_far().distinct_traces;
+/// The sim backend's trials: executions of the cell under the strategy, recorded so that a
+/// broken property is replayed, re-searched with fewer preemptions and shrunk before it is
+/// reported.
+class SimTrials final : public TrialSource {
+ public:
+  SimTrials(const Cell& cell, const SimStrategySpec& strategy, const CellPlan& plan,
+            ExecutionWatch& watch)
+      : cell_(cell),
+        plan_(plan),
+        watch_(watch),
+        search_(strategy.make_search(plan.shard)),
+        sampler_(search_ ? nullptr : strategy.make(plan.seed, plan.shard, plan.executions)),
+        recorder_(search_ ? static_cast<Strategy&>(*search_) : *sampler_),
+        runtime_(make_runtime(cell, /*trace=*/false)),
+        next_execution_(strategy.splits_by_prefix() ? 0 : plan.shard.range(plan.executions).first),
+        planned_(plan.resume ? plan.resume->executions_left
+                             : strategy.shard_executions(plan.shard, plan.executions)) {
+    if (plan.resume) {
+      // Where an earlier run stopped; the supervisor checked it against this plan.
+      if (plan.resume->next_execution) {
+        next_execution_ = *plan.resume->next_execution;
+        sampler_->start_at(next_execution_);
+      } else if (search_) {
+        search_->resume(plan.resume->search);
+        // The report of the earlier run has the counts so far.
+        reduction_before_ = reduction_so_far();
+      }
     }
   }
-  RecordingStrategy recorder(*inner);
-  // The cell's strategy as given (a portfolio names itself, not its first member).
-  out.schedule = strategy.describe();
 
-  Metrics metrics;
-  const auto start = std::chrono::steady_clock::now();
-  // The cell's clock: the wall's, or for the tests a machine `slowdown` times slower's.
-  auto elapsed = [&] {
-    return plan.slowdown *
-           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  };
-  bool any_unclaimed_break = false;
-  std::optional<Violation> evidence;  // the first unclaimed break, kept for a measured cell
-  out.verdict = Verdict::pass;
-  const auto runtime = make_runtime(cell, /*trace=*/false);
-  // For the supervisor's crash and stall handlers: which execution, and its choices so far.
-  const ExecutionWatch::Note note = [&](nlohmann::json& n) {
-    n["execution"] = out.executions + 1;
-    n["schedule"] = encode(recorder.schedule());
-    note_position(n);
-  };
-  watch.in_flight(&note);
-  bool search_complete = false;        // the strategy had nothing left to try (exhaustive)
-  std::uint64_t fewer_executions = 0;  // run by search_fewer_preemptions
-  // An exhaustive search's executions that ran to their end, by the preemptions they took.
-  std::map<std::uint32_t, std::uint64_t> by_preemptions;
-  out.planned_executions = planned;
-  out.stopped_by = StopReason::executions;
-  // On a terminal, an exhaustive search shows how far it has got (others are short enough).
-  ProgressLine progress(std::string(cell.primitive->name) + " " + cell.preset.name);
-  while (out.executions < planned) {
-    if (exhaustive && progress.due(elapsed())) {
-      const double t = elapsed();
-      char text[200];
-      std::snprintf(text, sizeof text,
-                    "%llu executions (%llu pruned), %.0f/s, depth %llu%s, %.1f s",
-                    static_cast<unsigned long long>(out.executions),
-                    static_cast<unsigned long long>(reduction_so_far().executions_pruned),
-                    t > 0 ? static_cast<double>(out.executions) / t : 0.0,
-                    static_cast<unsigned long long>(search->depth()),
-                    search->bounded() ? ", bounded" : "", t);
-      progress.show(t, text);
-    }
-    if (watch.stop_requested()) {
-      out.stopped_by = StopReason::interrupted;
-      break;
-    }
-    if (elapsed() >= plan.time_budget_seconds) {
-      out.stopped_by = StopReason::time_budget;
-      break;
-    }
-    if (!recorder.new_execution()) {
-      search_complete = true;
-      out.stopped_by = StopReason::exhausted;
-      break;
-    }
-    Observations obs;
-    const auto r = execute(cell, *runtime, recorder, obs, watch);
-    // Another shard's: run only to walk the top of the search tree.
-    if (!recorder.execution_counts()) continue;
-    ++out.executions;
-    out.steps += r.steps;
-    // Ended by the reduction: equivalent to an execution already run, observed nowhere.
-    if (r.outcome == sim::Outcome::pruned) continue;
-    if (exhaustive) ++by_preemptions[search->preemptions()];
-    const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
-    metrics.add(obs, j);
-    if (obs.unclaimed.count(std::string(to_string(headline_claim(cell.preset.family))))) {
-      any_unclaimed_break = true;
-    }
-    if (!j.broken || (!j.claimed && evidence)) continue;
+  /// The executions this run plans: the shard's, or what a resumed run has left.
+  std::uint64_t planned() const { return planned_; }
 
-    const auto schedule = recorder.schedule();
+  /// What the supervisor's crash and stall handlers report: which execution, its choices so
+  /// far, and the position.
+  ExecutionWatch::Note note(const CellResult& out) {
+    return [this, &out](nlohmann::json& n) {
+      n["execution"] = out.executions + 1;
+      n["schedule"] = encode(recorder_.schedule());
+      note_position(n);
+    };
+  }
+
+  bool next() override { return recorder_.new_execution(); }
+
+  CellTrial run() override {
+    CellTrial t;
+    last_ = execute(cell_, *runtime_, recorder_, t.observations, watch_);
+    t.counts = recorder_.execution_counts();
+    t.steps = last_.steps;
+    t.judged = last_.outcome != sim::Outcome::pruned;
+    if (!t.counts || !t.judged) return t;
+    if (search_) ++by_preemptions_[search_->preemptions()];
+    t.judgement = judge(last_, t.observations, cell_.preset.family, cell_.primitive->claims);
+    return t;
+  }
+
+  std::variant<Violation, std::string> violation(
+      const CellTrial& trial, const std::function<bool()>& within_budget) override {
+    const Judgement& j = trial.judgement;
+    const auto schedule = recorder_.schedule();
     Violation v;
     v.property = j.property;
     v.message = j.message;
@@ -259,14 +213,12 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
     v.schedule = encode(schedule);
     Schedule reported = schedule;
     Judgement reported_judgement = j;
-    if (j.claimed && exhaustive) {
+    if (j.claimed && search_) {
       // An exhaustive search reports the fewest preemptions it can find for the property.
-      v.preemptions = search->preemptions();
-      const std::uint64_t cap = std::min<std::uint64_t>(planned, kFewerPreemptionsCap);
-      const auto fewer = search_fewer_preemptions(
-          cell, j, *v.preemptions, cap,
-          [&] { return elapsed() < plan.time_budget_seconds && !watch.stop_requested(); }, watch,
-          fewer_executions);
+      v.preemptions = search_->preemptions();
+      const std::uint64_t cap = std::min<std::uint64_t>(planned_, kFewerPreemptionsCap);
+      const auto fewer = search_fewer_preemptions(cell_, j, *v.preemptions, cap, within_budget,
+                                                  watch_, fewer_executions_);
       if (fewer) {
         v.first_found_schedule = v.schedule;
         v.first_found_preemptions = *v.preemptions;
@@ -278,77 +230,106 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
         v.schedule = encode(reported);
       }
     }
-    v.replay_command = cell.replay_command(v.schedule);
-    auto confirmed = confirm(cell, reported, reported_judgement, watch);
-    if (auto* err = std::get_if<std::string>(&confirmed)) {
-      out.verdict = Verdict::error;
-      out.error = "nondeterminism in the tool: " + *err + " (schedule " + v.schedule + ")";
-      out.stopped_by = StopReason::error;
-      break;
-    }
+    v.replay_command = cell_.replay_command(v.schedule);
+    const auto error = [&](const std::string& what) {
+      return "nondeterminism in the tool: " + what + " (schedule " + v.schedule + ")";
+    };
+    auto confirmed = confirm(cell_, reported, reported_judgement, watch_);
+    if (auto* err = std::get_if<std::string>(&confirmed)) return error(*err);
     v.trace = std::move(std::get<Confirmed>(confirmed).trace);
     v.steps = std::get<Confirmed>(confirmed).steps;
     if (!j.claimed) {
       v.shrink = ShrinkNote{.skipped = "the evidence of a property the primitive does not claim"};
-    } else if (auto err =
-                   shrink_into(v, cell, reported, reported_judgement,
-                               r.outcome == sim::Outcome::frame_misuse, exhaustive, plan, watch)) {
-      out.verdict = Verdict::error;
-      out.error = "nondeterminism in the tool: " + *err + " (schedule " + v.schedule + ")";
-      out.stopped_by = StopReason::error;
-      break;
+    } else if (auto err = shrink_into(v, cell_, reported, reported_judgement,
+                                      last_.outcome == sim::Outcome::frame_misuse,
+                                      search_ != nullptr, plan_, watch_)) {
+      return error(*err);
     }
-    if (j.claimed) {
-      out.verdict = Verdict::fail;
-      out.stopped_by = StopReason::violation;
-      out.violations.push_back(std::move(v));
-      break;
-    }
-    any_unclaimed_break = true;
-    evidence = std::move(v);
+    return v;
   }
-  watch.in_flight(nullptr);
-  out.elapsed_seconds = elapsed();
-  if (out.stopped_by == StopReason::time_budget || out.stopped_by == StopReason::interrupted) {
-    // Where `run --resume` goes on: the search's checkpoint, or the next execution's number.
-    out.position = {{"executions_left", planned - out.executions}};
-    if (search) {
-      out.position["search"] = search->checkpoint();
+
+  std::optional<std::string> progress(std::uint64_t executions, double seconds) override {
+    // Only an exhaustive search runs long enough to show how far it has got.
+    if (!search_) return std::nullopt;
+    char text[200];
+    std::snprintf(text, sizeof text, "%llu executions (%llu pruned), %.0f/s, depth %llu%s, %.1f s",
+                  static_cast<unsigned long long>(executions),
+                  static_cast<unsigned long long>(reduction_so_far().executions_pruned),
+                  seconds > 0 ? static_cast<double>(executions) / seconds : 0.0,
+                  static_cast<unsigned long long>(search_->depth()),
+                  search_->bounded() ? ", bounded" : "", seconds);
+    return text;
+  }
+
+  std::optional<nlohmann::json> position(std::uint64_t executions) override {
+    // The search's checkpoint, or the next execution's number.
+    if (search_) return nlohmann::json{{"search", search_->checkpoint()}};
+    return nlohmann::json{{"next_execution", next_execution_ + executions}};
+  }
+
+  void finish(nlohmann::json& metrics) override {
+    if (!search_) return;
+    auto& exhaustive = metrics["exhaustive"];
+    if (const auto reduction = search_->reduction()) {
+      // What the reduction did: executions it ended as redundant, and the classes of equivalent
+      // schedules (Mazurkiewicz traces) the executions that ran to their end belonged to.
+      exhaustive = {
+          {"reduction", "dpor"},
+          {"executions_pruned", reduction->executions_pruned - reduction_before_.executions_pruned},
+          {"distinct_traces", reduction->distinct_traces - reduction_before_.distinct_traces},
+          {"distinct_traces_capped", reduction->traces_capped}};
     } else {
-      out.position["next_execution"] = next_execution + out.executions;
+      exhaustive = {{"reduction", "none"}};
     }
-  }
-  out.metrics = metrics.to_json();
-  // Only a complete search makes a pass a proof (for its bounds); say which it was.
-  out.metrics["search_complete"] = search_complete;
-  if (const auto reduction = search ? search->reduction() : std::nullopt) {
-    // What the reduction did: executions it ended as redundant, and the classes of equivalent
-    // schedules (Mazurkiewicz traces) the executions that ran to their end belonged to.
-    out.metrics["exhaustive"] = {
-        {"reduction", "dpor"},
-        {"executions_pruned", reduction->executions_pruned - pruned_before},
-        {"distinct_traces", reduction->distinct_traces - traces_before},
-        {"distinct_traces_capped", reduction->traces_capped}};
-  } else if (search) {
-    out.metrics["exhaustive"] = {{"reduction", "none"}};
-  }
-  if (exhaustive) {
-    // Element p: the executions with p preemptions.
+    // Element p: the executions that ran to their end with p preemptions.
     nlohmann::json counts = nlohmann::json::array();
-    for (const auto& [p, n] : by_preemptions) {
+    for (const auto& [p, n] : by_preemptions_) {
       while (counts.size() < p) counts.push_back(0);
       counts.push_back(n);
     }
-    out.metrics["exhaustive"]["executions_by_preemptions"] = counts;
+    exhaustive["executions_by_preemptions"] = counts;
+    if (fewer_executions_ != 0) exhaustive["fewer_preemptions_executions"] = fewer_executions_;
   }
-  if (fewer_executions != 0) {
-    out.metrics["exhaustive"]["fewer_preemptions_executions"] = fewer_executions;
+
+ private:
+  ExhaustiveSearch::Reduction reduction_so_far() const {
+    return search_ ? search_->reduction().value_or(ExhaustiveSearch::Reduction{})
+                   : ExhaustiveSearch::Reduction{};
   }
-  out.metrics["claims_headline"] = cell.claims_headline();
-  if (out.verdict == Verdict::pass && (!cell.claims_headline() || any_unclaimed_break)) {
-    out.verdict = Verdict::measured;
-    if (evidence) out.violations.push_back(std::move(*evidence));
-  }
+
+  const Cell& cell_;
+  const CellPlan& plan_;
+  ExecutionWatch& watch_;
+  const std::unique_ptr<ExhaustiveSearch> search_;  // an exhaustive search, else null
+  const std::unique_ptr<Strategy> sampler_;         // any other strategy, else null
+  RecordingStrategy recorder_;
+  const std::unique_ptr<sim::Runtime> runtime_;
+  std::uint64_t next_execution_;  // the run's number of this run's first execution (seeded)
+  std::uint64_t planned_;
+  ExhaustiveSearch::Reduction reduction_before_;  // a resumed search's counts before it
+  std::map<std::uint32_t, std::uint64_t> by_preemptions_;
+  std::uint64_t fewer_executions_ = 0;  // run by search_fewer_preemptions
+  sim::ExecutionResult last_;
+};
+
+}  // namespace
+
+CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const CellPlan& plan,
+                        ExecutionWatch& watch) {
+  CellResult out = cell.identity();
+  // The cell's strategy as given (a portfolio names itself, not its first member).
+  out.schedule = strategy.describe();
+  SimTrials trials(cell, strategy, plan, watch);
+  const auto note = trials.note(out);
+  watch.in_flight(&note);
+  LoopPlan loop;
+  loop.executions = trials.planned();
+  loop.time_budget_seconds = plan.time_budget_seconds;
+  loop.clock_scale = plan.slowdown;
+  loop.family = cell.preset.family;
+  loop.claims_headline = cell.claims_headline();
+  run_cell_loop(out, trials, loop, watch);
+  watch.in_flight(nullptr);
   return out;
 }
 

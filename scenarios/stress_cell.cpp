@@ -11,10 +11,10 @@
 
 #include "platform/real_stress.hpp"
 #include "scenarios/cell.hpp"
+#include "scenarios/cell_loop.hpp"
 #include "scenarios/judge.hpp"
 #include "scenarios/metrics.hpp"
 #include "scenarios/on_real.hpp"
-#include "scenarios/progress_line.hpp"
 #include "scenarios/replay_command.hpp"
 #include "scenarios/runtime_options.hpp"
 #include "scenarios/wait_histogram.hpp"
@@ -186,6 +186,144 @@ Params stress_params(const Cell& cell, const StressSearch& stress, std::uint64_t
   return Params::resolve(specs, cell.preset.parameters, overrides, cell.preset.file.string());
 }
 
+namespace {
+
+/// The stress backend's trials: the family body on real threads, each trial's noise drawn from
+/// its seed, judged by the wall clock; a broken property is reported with each thread's last
+/// operations (a trial has no schedule to replay).
+class StressTrials final : public TrialSource {
+ public:
+  StressTrials(const Cell& cell, const StressSearch& stress, const CellPlan& plan,
+               const Params& params, Body body, std::uint64_t threads, std::string schedule)
+      : cell_(cell),
+        stress_(stress),
+        plan_(plan),
+        params_(params),
+        body_(std::move(body)),
+        threads_(threads),
+        schedule_(std::move(schedule)) {
+    // The faults the family allows, as on sim (scenarios/sim_execution.cpp), switched by the
+    // strategy's faults=on|off; the spurious-wakeups family's own switches always apply.
+    const auto options = offered_faults(cell);
+    settings_.noise = static_cast<real_stress::Noise>(stress.noise);
+    settings_.ring = stress.ring;
+    settings_.spurious_wakeups =
+        params.boolean("spurious_wakeups") || (stress.faults && options.spurious_wakeups);
+    settings_.cas_failures =
+        params.boolean("spurious_cas_failures") || (stress.faults && options.cas_failures);
+  }
+
+  /// What the supervisor's crash and stall handlers report: which trial, its seed, and each
+  /// thread's last operations.
+  ExecutionWatch::Note note() {
+    return [this](nlohmann::json& n) {
+      n["execution"] = trials_ + 1;
+      n["trial_seed"] = trial_seed_;
+      nlohmann::json lines = nlohmann::json::array();
+      for (auto& line : describe_threads(real_stress::recent_operations())) lines.push_back(line);
+      n["threads"] = lines;
+    };
+  }
+
+  /// Trials never run out (nor cover anything completely): the plan or the clock ends them.
+  bool next() override { return true; }
+
+  CellTrial run() override {
+    trial_seed_ = stress_trial_seed(plan_.seed, trials_);
+    settings_.seed = trial_seed_;
+    CellTrial t;
+    watch().progress();
+    real_stress::begin_trial(settings_);
+    const auto began = Clock::now();
+    body_(t.observations, params_);
+    const double seconds = seconds_since(began);
+    // Whatever the trial's coroutines may still touch lives until the pool is idle.
+    real_stress::wait_pool_idle();
+    real_stress::end_trial();
+    HarnessHooks<Real>::release_retired();
+    watch().progress();
+    ++trials_;
+    const auto failures = Real::take_failures();
+    breach_ = HarnessHooks<Real>::take_breach();
+    t.judgement =
+        judge_trial(t.observations, failures, cell_.preset.family, cell_.primitive->claims);
+    wall_.add(t.observations, seconds);
+    return t;
+  }
+
+  std::variant<Violation, std::string> violation(const CellTrial& trial,
+                                                 const std::function<bool()>&) override {
+    const Judgement& j = trial.judgement;
+    Violation v;
+    v.property = j.property;
+    v.message = concat(j.message, " (trial ", std::to_string(trials_), ", seed ",
+                       std::to_string(trial_seed_), ")");
+    v.seed = trial_seed_;
+    // Not replayable step by step: the next thing to try is a search on sim.
+    v.replay_command =
+        scenarios::run_command(cell_.preset, cell_.primitive->name, cell_.overrides, "portfolio");
+    v.trace = {concat("a trial on real threads (", schedule_,
+                      "); not replayable step by step. Each thread's last operations at the "
+                      "breach:")};
+    for (auto& line : describe_threads(breach_ ? *breach_ : real_stress::recent_operations())) {
+      v.trace.push_back("  " + line);
+    }
+    v.trace.push_back(
+        concat("next: search for it on the deterministic runtime: ", v.replay_command));
+    v.shrink = ShrinkNote{.skipped = "a trial on real threads has no schedule to shrink"};
+    return v;
+  }
+
+  std::optional<std::string> progress(std::uint64_t executions, double seconds) override {
+    char text[160];
+    std::snprintf(text, sizeof text, "%llu of %llu trials, %.0f/s, %.1f s, %.1f s left",
+                  static_cast<unsigned long long>(executions),
+                  static_cast<unsigned long long>(plan_.executions),
+                  seconds > 0 ? static_cast<double>(executions) / seconds : 0.0, seconds,
+                  std::max(0.0, plan_.time_budget_seconds - seconds));
+    return text;
+  }
+
+  /// Trials have no position: a stopped stress cell is run again, not resumed.
+  std::optional<nlohmann::json> position(std::uint64_t) override { return std::nullopt; }
+
+  void finish(nlohmann::json& metrics) override {
+    wall_.write(metrics, cell_.preset.kind);
+    auto& s = metrics["stress"];
+    s["threads"] = threads_;
+    s["noise"] = std::string(to_string(stress_.noise));
+    s["spurious_wakeups"] = settings_.spurious_wakeups;
+    s["spurious_cas_failures"] = settings_.cas_failures;
+    s["first_trial_seed"] = stress_trial_seed(plan_.seed, 0);
+    s["trial_seed_rule"] = "trial i (from 0) draws its noise from derive_execution_seed(seed, i)";
+    s["replayable"] = false;
+    s["trial_seconds"] = wall_.busy_seconds;
+  }
+
+  void set_watch(ExecutionWatch& watch) { watch_ = &watch; }
+
+ private:
+  ExecutionWatch& watch() { return *watch_; }
+
+  const Cell& cell_;
+  const StressSearch& stress_;
+  const CellPlan& plan_;
+  const Params& params_;
+  Body body_;
+  std::uint64_t threads_;
+  std::string schedule_;
+  ExecutionWatch* watch_ = nullptr;
+  real_stress::Settings settings_;
+  // Waits here are nanoseconds of the steady clock; the per-execution percentiles in steps
+  // have no meaning on real threads.
+  WallMetrics wall_;
+  std::uint64_t trials_ = 0;
+  std::uint64_t trial_seed_ = 0;
+  std::optional<std::vector<real_stress::ThreadOps>> breach_;
+};
+
+}  // namespace
+
 CellResult run_stress_cell(const Cell& cell, const StressSearch& stress, const CellPlan& plan,
                            ExecutionWatch& watch) {
   CellResult out = cell.identity();
@@ -200,130 +338,23 @@ CellResult run_stress_cell(const Cell& cell, const StressSearch& stress, const C
     out.error = "this family does not run on real threads for this primitive";
     return out;
   }
-
   // The judgement's wall-clock bounds, for this process's trials.
   HarnessHooks<Real>::settle_delay_ns().store(stress.settle_ms * 1'000'000);
   HarnessHooks<Real>::victim_wait_bound_ns().store(stress.max_wait_ms * 1'000'000);
-  // The faults the family allows, as on sim (scenarios/sim_execution.cpp), switched by the
-  // strategy's faults=on|off; the spurious-wakeups family's own switches always apply.
-  const auto options = offered_faults(cell);
-  real_stress::Settings settings;
-  settings.noise = static_cast<real_stress::Noise>(stress.noise);
-  settings.ring = stress.ring;
-  settings.spurious_wakeups =
-      params.boolean("spurious_wakeups") || (stress.faults && options.spurious_wakeups);
-  settings.cas_failures =
-      params.boolean("spurious_cas_failures") || (stress.faults && options.cas_failures);
-
-  // Waits here are nanoseconds of the steady clock, kept in the histogram of WallMetrics; the
-  // per-execution percentiles in steps have no meaning on real threads.
-  Metrics metrics(/*wait_percentiles=*/false);
-  WallMetrics wall;
-  bool any_unclaimed_break = false;
-  std::optional<Violation> evidence;
-  out.verdict = Verdict::pass;
-  out.planned_executions = plan.executions;
-  out.stopped_by = StopReason::executions;
-  std::uint64_t trial_seed = 0;
-  const ExecutionWatch::Note note = [&](nlohmann::json& n) {
-    n["execution"] = out.executions + 1;
-    n["trial_seed"] = trial_seed;
-    nlohmann::json lines = nlohmann::json::array();
-    for (auto& line : describe_threads(real_stress::recent_operations())) lines.push_back(line);
-    n["threads"] = lines;
-  };
+  StressTrials trials(cell, stress, plan, params, std::move(*body), threads, out.schedule);
+  trials.set_watch(watch);
+  const auto note = trials.note();
   watch.in_flight(&note);
-  const auto start = Clock::now();
   (void)Real::take_failures();
   (void)HarnessHooks<Real>::take_breach();
-  ProgressLine progress(concat(cell.primitive->name, " ", cell.preset.name));
-  while (out.executions < plan.executions) {
-    if (const double t = seconds_since(start); progress.due(t)) {
-      char text[160];
-      std::snprintf(text, sizeof text, "%llu of %llu trials, %.0f/s, %.1f s, %.1f s left",
-                    static_cast<unsigned long long>(out.executions),
-                    static_cast<unsigned long long>(plan.executions),
-                    t > 0 ? static_cast<double>(out.executions) / t : 0.0, t,
-                    std::max(0.0, plan.time_budget_seconds - t));
-      progress.show(t, text);
-    }
-    if (watch.stop_requested()) {
-      out.stopped_by = StopReason::interrupted;
-      break;
-    }
-    if (seconds_since(start) >= plan.time_budget_seconds) {
-      out.stopped_by = StopReason::time_budget;
-      break;
-    }
-    trial_seed = stress_trial_seed(plan.seed, out.executions);
-    settings.seed = trial_seed;
-    Observations obs;
-    watch.progress();
-    real_stress::begin_trial(settings);
-    const auto began = Clock::now();
-    (*body)(obs, params);
-    const double seconds = seconds_since(began);
-    // Whatever the trial's coroutines may still touch lives until the pool is idle.
-    real_stress::wait_pool_idle();
-    real_stress::end_trial();
-    HarnessHooks<Real>::release_retired();
-    watch.progress();
-    ++out.executions;
-    const auto failures = Real::take_failures();
-    const auto breach = HarnessHooks<Real>::take_breach();
-    const auto j = judge_trial(obs, failures, cell.preset.family, cell.primitive->claims);
-    metrics.add(obs, j);
-    wall.add(obs, seconds);
-    if (obs.unclaimed.count(std::string(to_string(headline_claim(cell.preset.family))))) {
-      any_unclaimed_break = true;
-    }
-    if (!j.broken || (!j.claimed && evidence)) continue;
-
-    Violation v;
-    v.property = j.property;
-    v.message = concat(j.message, " (trial ", std::to_string(out.executions), ", seed ",
-                       std::to_string(trial_seed), ")");
-    v.seed = trial_seed;
-    // Not replayable step by step: the next thing to try is a search on sim.
-    v.replay_command =
-        scenarios::run_command(cell.preset, cell.primitive->name, cell.overrides, "portfolio");
-    v.trace = {concat("a trial on real threads (", out.schedule,
-                      "); not replayable step by step. Each thread's last operations at the "
-                      "breach:")};
-    for (auto& line : describe_threads(breach ? *breach : real_stress::recent_operations())) {
-      v.trace.push_back("  " + line);
-    }
-    v.trace.push_back(
-        concat("next: search for it on the deterministic runtime: ", v.replay_command));
-    v.shrink = ShrinkNote{.skipped = "a trial on real threads has no schedule to shrink"};
-    if (j.claimed) {
-      out.verdict = Verdict::fail;
-      out.stopped_by = StopReason::violation;
-      out.violations.push_back(std::move(v));
-      break;
-    }
-    any_unclaimed_break = true;
-    evidence = std::move(v);
-  }
+  LoopPlan loop;
+  loop.executions = plan.executions;
+  loop.time_budget_seconds = plan.time_budget_seconds;
+  loop.wait_percentiles = false;
+  loop.family = cell.preset.family;
+  loop.claims_headline = cell.claims_headline();
+  run_cell_loop(out, trials, loop, watch);
   watch.in_flight(nullptr);
-  out.elapsed_seconds = seconds_since(start);
-  out.metrics = metrics.to_json();
-  wall.write(out.metrics, cell.preset.kind);
-  auto& s = out.metrics["stress"];
-  s["threads"] = threads;
-  s["noise"] = std::string(to_string(stress.noise));
-  s["spurious_wakeups"] = settings.spurious_wakeups;
-  s["spurious_cas_failures"] = settings.cas_failures;
-  s["first_trial_seed"] = stress_trial_seed(plan.seed, 0);
-  s["trial_seed_rule"] = "trial i (from 0) draws its noise from derive_execution_seed(seed, i)";
-  s["replayable"] = false;
-  s["trial_seconds"] = wall.busy_seconds;
-  out.metrics["claims_headline"] = cell.claims_headline();
-  out.metrics["search_complete"] = false;  // trials cover nothing completely
-  if (out.verdict == Verdict::pass && (!cell.claims_headline() || any_unclaimed_break)) {
-    out.verdict = Verdict::measured;
-    if (evidence) out.violations.push_back(std::move(*evidence));
-  }
   return out;
 }
 

@@ -1,0 +1,93 @@
+#include "scenarios/cell_loop.hpp"
+
+#include <chrono>
+#include <string>
+#include <utility>
+
+#include "scenarios/family.hpp"
+#include "scenarios/metrics.hpp"
+#include "scenarios/progress_line.hpp"
+
+namespace syncstress::scenarios {
+
+void run_cell_loop(CellResult& out, TrialSource& source, const LoopPlan& plan,
+                   ExecutionWatch& watch) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&] {
+    return plan.clock_scale *
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  const std::function<bool()> within_budget = [&] {
+    return elapsed() < plan.time_budget_seconds && !watch.stop_requested();
+  };
+  const std::string headline(to_string(headline_claim(plan.family)));
+  Metrics metrics(plan.wait_percentiles);
+  bool any_unclaimed_break = false;
+  std::optional<Violation> evidence;  // the first unclaimed break, kept for a measured cell
+  bool complete = false;              // the source had nothing left to try
+  out.verdict = Verdict::pass;
+  out.planned_executions = plan.executions;
+  out.stopped_by = StopReason::executions;
+  ProgressLine progress(out.primitive + " " + out.scenario);
+  while (out.executions < plan.executions) {
+    if (const double t = elapsed(); progress.due(t)) {
+      if (const auto text = source.progress(out.executions, t)) progress.show(t, *text);
+    }
+    if (watch.stop_requested()) {
+      out.stopped_by = StopReason::interrupted;
+      break;
+    }
+    if (elapsed() >= plan.time_budget_seconds) {
+      out.stopped_by = StopReason::time_budget;
+      break;
+    }
+    if (!source.next()) {
+      complete = true;
+      out.stopped_by = StopReason::exhausted;
+      break;
+    }
+    const CellTrial trial = source.run();
+    if (!trial.counts) continue;
+    ++out.executions;
+    out.steps += trial.steps;
+    if (!trial.judged) continue;
+    const Judgement& j = trial.judgement;
+    metrics.add(trial.observations, j);
+    if (trial.observations.unclaimed.count(headline) != 0) any_unclaimed_break = true;
+    if (!j.broken || (!j.claimed && evidence)) continue;
+    auto found = source.violation(trial, within_budget);
+    if (auto* error = std::get_if<std::string>(&found)) {
+      out.verdict = Verdict::error;
+      out.error = std::move(*error);
+      out.stopped_by = StopReason::error;
+      break;
+    }
+    auto& v = std::get<Violation>(found);
+    if (j.claimed) {
+      out.verdict = Verdict::fail;
+      out.stopped_by = StopReason::violation;
+      out.violations.push_back(std::move(v));
+      break;
+    }
+    any_unclaimed_break = true;
+    evidence = std::move(v);
+  }
+  out.elapsed_seconds = elapsed();
+  if (out.stopped_by == StopReason::time_budget || out.stopped_by == StopReason::interrupted) {
+    if (auto where = source.position(out.executions)) {
+      out.position = std::move(*where);
+      out.position["executions_left"] = plan.executions - out.executions;
+    }
+  }
+  out.metrics = metrics.to_json();
+  // Only a complete search makes a pass a proof (for its bounds); say which it was.
+  out.metrics["search_complete"] = complete;
+  source.finish(out.metrics);
+  out.metrics["claims_headline"] = plan.claims_headline;
+  if (out.verdict == Verdict::pass && (!plan.claims_headline || any_unclaimed_break)) {
+    out.verdict = Verdict::measured;
+    if (evidence) out.violations.push_back(std::move(*evidence));
+  }
+}
+
+}  // namespace syncstress::scenarios
