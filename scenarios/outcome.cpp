@@ -48,7 +48,43 @@ std::optional<Verdict> verdict_from_string(std::string_view text) {
   return value_of(kVerdictNames, text);
 }
 
+int severity(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::pass:
+      return 0;
+    case Verdict::measured:
+      return 1;
+    case Verdict::inconclusive:
+      return 2;
+    case Verdict::interrupted:
+      return 3;
+    case Verdict::fail:
+      return 4;
+    case Verdict::error:
+      return 5;
+  }
+  return 5;
+}
+
 std::string_view to_string(StopReason reason) { return name_of(kStopNames, reason); }
+
+int severity(StopReason reason) {
+  switch (reason) {
+    case StopReason::exhausted:
+      return 0;
+    case StopReason::executions:
+      return 1;
+    case StopReason::time_budget:
+      return 2;
+    case StopReason::interrupted:
+      return 3;
+    case StopReason::violation:
+      return 4;
+    case StopReason::error:
+      return 5;
+  }
+  return 5;
+}
 
 std::optional<StopReason> stop_reason_from_string(std::string_view text) {
   return value_of(kStopNames, text);

@@ -73,6 +73,10 @@ std::string_view to_string(Verdict verdict);
 /// The inverse of to_string; nullopt for anything else.
 std::optional<Verdict> verdict_from_string(std::string_view text);
 
+/// How much a verdict says, lowest first: pass, measured, inconclusive, interrupted, fail,
+/// error. Cells merged from shards, or joined across a resume, take the highest of theirs.
+int severity(Verdict verdict);
+
 /// Why a cell's search ended.
 enum class StopReason {
   executions,   ///< it ran every execution planned
@@ -87,6 +91,11 @@ enum class StopReason {
 std::string_view to_string(StopReason reason);
 /// The inverse of to_string; nullopt for anything else.
 std::optional<StopReason> stop_reason_from_string(std::string_view text);
+
+/// The same order for stop reasons: exhausted, executions, time_budget, interrupted, violation,
+/// error. Shards all exhausted make an exhausted cell; one that ran out of executions, or was
+/// cut short, says more.
+int severity(StopReason reason);
 
 struct CellResult {
   std::string primitive;

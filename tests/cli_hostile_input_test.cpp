@@ -10,6 +10,7 @@
 #include <chrono>
 #include <ctime>
 #include <functional>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <string>
@@ -352,7 +353,7 @@ TEST_F(CliHostileInput, AResumedPositionMustAgreeWithItselfAndItsRun) {
   }
 }
 
-TEST_F(CliHostileInput, MergeRefusesShardsOfAnotherBuild) {
+TEST_F(CliHostileInput, MergeRefusesShardsOfAnotherBuildAndCountsPastTwoToThe64) {
   TempDir dir;
   for (const std::string k : {"1", "2"}) {
     ASSERT_EQ(run_cli({"run", "--scenario", "mutex-safety", "--primitive", "ticket_mutex",
@@ -362,13 +363,23 @@ TEST_F(CliHostileInput, MergeRefusesShardsOfAnotherBuild) {
                   .exit_code,
               0);
   }
-  auto other = json::parse(read_file(dir.path() / "s2.json"));
-  other["context"]["version"] = "9.9.9";
-  std::ofstream(dir.path() / "s2.json") << other.dump();
-  const auto r = run_cli({"merge", "s1.json", "s2.json", "--out", "m.json"}, dir.path());
-  EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("different builds"), std::string::npos) << r.err;
-  EXPECT_FALSE(std::filesystem::exists(dir.path() / "m.json"));
+  const auto shard2 = json::parse(read_file(dir.path() / "s2.json"));
+  const auto refused = [&](const std::function<void(json&)>& edit, const std::string& needle) {
+    json edited = shard2;
+    edit(edited);
+    std::ofstream(dir.path() / "s2.json") << edited.dump();
+    const auto r = run_cli({"merge", "s1.json", "s2.json", "--out", "m.json"}, dir.path());
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "m.json"));
+  };
+  refused([](json& r) { r["context"]["version"] = "9.9.9"; }, "different builds");
+  refused([](json& r) { r["cells"][0]["executions"] = std::numeric_limits<std::uint64_t>::max(); },
+          "add up past 2^64-1");
+  refused([](json& r) { r["cells"][0]["steps"] = std::numeric_limits<std::uint64_t>::max(); },
+          "add up past 2^64-1");
+  refused([](json& r) { r["cells"][0].erase("planned_executions"); },
+          "a cell is not as syncstress run writes it");
 }
 
 TEST_F(CliHostileInput, ControlCharactersFromAReportAreShownEscapedNeverSentRaw) {

@@ -1,10 +1,12 @@
 #include "report/merge.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <string>
 
 #include "report/report.hpp"
+#include "scenarios/outcome_json.hpp"
 #include "schedules/shard.hpp"
 #include "util/concat.hpp"
 #include "util/usage_error.hpp"
@@ -87,25 +89,6 @@ void erase_keys(json& metrics, const std::set<std::string>& keys) {
   for (auto& [k, v] : metrics.items()) erase_keys(v, keys);
 }
 
-/// How a merged cell stopped: the most telling of its shards' reasons.
-std::string merged_stop(const std::vector<std::string>& reasons) {
-  for (const char* reason : {"error", "violation", "interrupted", "time_budget"}) {
-    if (std::find(reasons.begin(), reasons.end(), reason) != reasons.end()) return reason;
-  }
-  if (std::all_of(reasons.begin(), reasons.end(),
-                  [](const std::string& r) { return r == "exhausted"; })) {
-    return "exhausted";
-  }
-  return "executions";
-}
-
-std::string merged_verdict(const std::vector<std::string>& verdicts) {
-  for (const char* v : {"error", "fail", "interrupted", "inconclusive", "measured"}) {
-    if (std::find(verdicts.begin(), verdicts.end(), v) != verdicts.end()) return v;
-  }
-  return "pass";
-}
-
 /// `into` plus `from`'s metrics, with what cannot be added up left out and named in
 /// "not_merged" (with what either side had left out already).
 json add_metrics(json into, json from) {
@@ -123,75 +106,84 @@ json add_metrics(json into, json from) {
   return into;
 }
 
-json merge_cell(const std::vector<const json*>& parts) {
-  json out = *parts.front();
-  std::uint64_t executions = 0, planned = 0, planned_max = 0, steps = 0;
-  double elapsed = 0;
-  std::vector<std::string> verdicts, reasons;
-  json violations = json::array();
-  std::string error;
-  for (const json* cell : parts) {
-    executions += cell->at("executions").get<std::uint64_t>();
-    steps += cell->value("steps", std::uint64_t{0});
-    planned += cell->value("planned_executions", std::uint64_t{0});
-    planned_max = std::max(planned_max, cell->value("planned_executions", std::uint64_t{0}));
-    elapsed = std::max(elapsed, cell->value("elapsed_seconds", 0.0));
-    verdicts.push_back(cell->at("verdict").get<std::string>());
-    reasons.push_back(cell->value("stopped_by", std::string("executions")));
-    for (const auto& v : cell->at("violations")) violations.push_back(v);
-    const auto e = cell->value("error", std::string());
-    if (!e.empty() && error.empty()) error = e;
+/// A report's cell, read through the codec; one that is not as run writes it is refused.
+CellResult read_cell(const json& cell, const std::filesystem::path& path) {
+  try {
+    return cell_result_from_json(cell);
+  } catch (const json::exception&) {
+    refuse(concat(path.string(), ": a cell is not as syncstress run writes it"));
   }
-  json metrics = out.value("metrics", json::object());
-  for (std::size_t i = 1; i < parts.size(); ++i) {
-    metrics = add_metrics(std::move(metrics), parts[i]->value("metrics", json::object()));
+}
+
+/// `a + b`, refusing a sum past 2^64-1: no run makes that many, so a shard that claims it lies.
+std::uint64_t add_count(std::uint64_t a, std::uint64_t b, const char* what,
+                        const std::filesystem::path& path) {
+  if (b > std::numeric_limits<std::uint64_t>::max() - a) {
+    refuse(concat(path.string(), ": its ", what, " (", std::to_string(b),
+                  ") and the other shards' add up past 2^64-1; no run makes that many"));
+  }
+  return a + b;
+}
+
+/// Cell `c` of every shard (in shard order) as one cell.
+json merge_cell(const std::vector<const ShardReport*>& shards, std::size_t c) {
+  CellResult out = read_cell(shards.front()->report.at("cells")[c], shards.front()->path);
+  out.executions = out.steps = out.planned_executions = 0;
+  out.elapsed_seconds = 0;
+  out.violations.clear();
+  out.error.clear();
+  std::uint64_t planned_max = 0;
+  json metrics;
+  for (const auto* shard : shards) {
+    const CellResult cell = read_cell(shard->report.at("cells")[c], shard->path);
+    out.executions = add_count(out.executions, cell.executions, "executions", shard->path);
+    out.steps = add_count(out.steps, cell.steps, "steps", shard->path);
+    out.planned_executions = add_count(out.planned_executions, cell.planned_executions,
+                                       "planned executions", shard->path);
+    planned_max = std::max(planned_max, cell.planned_executions);
+    // The shards ran side by side: the cell took as long as the slowest.
+    out.elapsed_seconds = std::max(out.elapsed_seconds, cell.elapsed_seconds);
+    if (severity(cell.verdict) > severity(out.verdict)) out.verdict = cell.verdict;
+    if (severity(cell.stopped_by) > severity(out.stopped_by)) out.stopped_by = cell.stopped_by;
+    out.violations.insert(out.violations.end(), cell.violations.begin(), cell.violations.end());
+    if (out.error.empty()) out.error = cell.error;
+    metrics =
+        shard == shards.front() ? cell.metrics : add_metrics(std::move(metrics), cell.metrics);
   }
   // An exhaustive search plans the same cap in every shard; a seeded one its own range.
-  const bool exhaustive = metrics.contains("exhaustive");
-  out["executions"] = executions;
-  out["steps"] = steps;
-  out["planned_executions"] = exhaustive ? planned_max : planned;
-  out["elapsed_seconds"] = elapsed;
-  out["verdict"] = merged_verdict(verdicts);
-  out["stopped_by"] = merged_stop(reasons);
-  out["violations"] = violations;
-  out["error"] = error;
-  out["metrics"] = metrics;
+  if (metrics.contains("exhaustive")) out.planned_executions = planned_max;
+  out.metrics = std::move(metrics);
   // Each shard stopped at its own position: resume the shard reports, then merge them.
-  out["position"] = nullptr;
-  return out;
+  out.position = nullptr;
+  return to_json(out);
 }
 
 }  // namespace
 
-json continue_cell(const json& before, const json& after) {
-  json out = after;
-  out["executions"] =
-      before.at("executions").get<std::uint64_t>() + after.at("executions").get<std::uint64_t>();
-  out["steps"] = before.value("steps", std::uint64_t{0}) + after.value("steps", std::uint64_t{0});
-  out["planned_executions"] = before.at("planned_executions");
-  out["elapsed_seconds"] =
-      before.value("elapsed_seconds", 0.0) + after.value("elapsed_seconds", 0.0);
-  const auto v_before = before.at("verdict").get<std::string>();
-  const auto v_after = after.at("verdict").get<std::string>();
-  if (v_before == "measured" && (v_after == "pass" || v_after == "measured" ||
-                                 v_after == "inconclusive" || v_after == "interrupted")) {
-    out["verdict"] = v_after == "pass" ? "measured" : v_after;
+json continue_cell(const json& before_json, const json& after_json) {
+  const CellResult before = cell_result_from_json(before_json);
+  const CellResult after = cell_result_from_json(after_json);
+  CellResult out = after;
+  out.executions = before.executions + after.executions;
+  out.steps = before.steps + after.steps;
+  out.planned_executions = before.planned_executions;
+  out.elapsed_seconds = before.elapsed_seconds + after.elapsed_seconds;
+  // A measured cell stays measured, unless the continuation says more.
+  if (before.verdict == Verdict::measured &&
+      severity(after.verdict) < severity(Verdict::measured)) {
+    out.verdict = Verdict::measured;
   }
-  json violations = before.at("violations");
+  out.violations = before.violations;
   // A measured cell keeps its first evidence only; a failure adds its own.
-  if (v_after == "fail" || violations.empty()) {
-    for (const auto& v : after.at("violations")) violations.push_back(v);
+  if (after.verdict == Verdict::fail || out.violations.empty()) {
+    out.violations.insert(out.violations.end(), after.violations.begin(), after.violations.end());
   }
-  out["violations"] = violations;
-  json metrics =
-      add_metrics(before.value("metrics", json::object()), after.value("metrics", json::object()));
+  out.metrics = add_metrics(before.metrics, after.metrics);
   // How far the search got is the continuation's to say.
-  if (after.contains("metrics") && after["metrics"].contains("search_complete")) {
-    metrics["search_complete"] = after["metrics"]["search_complete"];
+  if (after.metrics.contains("search_complete")) {
+    out.metrics["search_complete"] = after.metrics["search_complete"];
   }
-  out["metrics"] = metrics;
-  return out;
+  return to_json(out);
 }
 
 json merge_reports(const std::vector<ShardReport>& shards) {
@@ -254,12 +246,7 @@ json merge_reports(const std::vector<ShardReport>& shards) {
 
   json out = by_index[0]->report;
   json cells = json::array();
-  for (std::size_t c = 0; c < first_cells.size(); ++c) {
-    std::vector<const json*> parts;
-    parts.reserve(by_index.size());
-    for (const auto* s : by_index) parts.push_back(&s->report.at("cells")[c]);
-    cells.push_back(merge_cell(parts));
-  }
+  for (std::size_t c = 0; c < first_cells.size(); ++c) cells.push_back(merge_cell(by_index, c));
   out["cells"] = cells;
   recount_summary(out);
   json files = json::array();
