@@ -125,7 +125,10 @@ class RunCommand final : public Command {
     if (!resume_.empty()) earlier = take_settings_from(resume_);
     auto [config, description] = validate();
     if (!html_.empty()) report::check_writable("--html", html_);
-    if (earlier) config.resume = positions_of(*earlier);
+    if (earlier) {
+      config.resume = positions_of(*earlier);
+      config.resume_from = resume_;
+    }
     const std::string label = all_ ? "all" : description.scenarios.front();
     // From here on Ctrl-C stops the run and still writes its report (util/interrupt.hpp).
     interrupt::install();

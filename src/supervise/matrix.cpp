@@ -119,9 +119,10 @@ std::string shard_label(const Shard& shard) { return shard.whole() ? "" : shard.
 /// Refuses a position that contradicts itself or the plan the earlier run's settings give its
 /// cell now: --resume goes on only from where that run could have stopped.
 void check_resume(const scenarios::ResumePoint& r, const scenarios::CellPlan& plan,
-                  const StrategySpec& strategy, const std::string& cell) {
+                  const StrategySpec& strategy, const std::string& report,
+                  const std::string& cell) {
   const auto refuse = [&](const std::string& what) {
-    throw UsageError(concat("--resume: the position of cell ", cell, " ", what,
+    throw UsageError(concat("--resume ", report, ": the position of cell ", cell, " ", what,
                             "; resume the report as run wrote it, or run the cell again"));
   };
   const auto n = [](std::uint64_t v) { return std::to_string(v); };
@@ -245,7 +246,8 @@ RunOutcome run_matrix(const RunConfig& config) {
           continue;
         }
         if (it != config.resume.end()) {
-          check_resume(*it->second, plan, strategy, concat(primitive->name, " x ", preset.name));
+          check_resume(*it->second, plan, strategy, config.resume_from,
+                       concat(primitive->name, " x ", preset.name));
           plan.resume = it->second;
         }
       }

@@ -46,6 +46,8 @@ struct RunConfig {
   /// finished and is not run again; a cell not listed (the earlier run was interrupted before
   /// it) runs from its start.
   std::map<std::pair<std::string, std::string>, std::optional<scenarios::ResumePoint>> resume;
+  /// The report `resume` was read from, for messages.
+  std::string resume_from;
   /// Shrink each sim violation before reporting it (--no-shrink turns it off), for at most
   /// `shrink_seconds` each (--shrink-budget).
   bool shrink = true;
