@@ -24,6 +24,23 @@ constexpr std::array<std::pair<StopReason, std::string_view>, 6> kStopNames{{
     {StopReason::error, "error"},
 }};
 
+/// Lowest first: what severity() counts.
+constexpr std::array kVerdictSeverity{Verdict::pass,         Verdict::measured,
+                                      Verdict::inconclusive, Verdict::interrupted,
+                                      Verdict::fail,         Verdict::error};
+constexpr std::array kStopSeverity{StopReason::exhausted,   StopReason::executions,
+                                   StopReason::time_budget, StopReason::interrupted,
+                                   StopReason::violation,   StopReason::error};
+
+/// `value`'s place in `order`.
+template <class E, std::size_t N>
+int place_in(const std::array<E, N>& order, E value) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (order[i] == value) return static_cast<int>(i);
+  }
+  return static_cast<int>(N);
+}
+
 template <class E, std::size_t N>
 std::string_view name_of(const std::array<std::pair<E, std::string_view>, N>& names, E value) {
   for (const auto& [v, name] : names) {
@@ -48,43 +65,11 @@ std::optional<Verdict> verdict_from_string(std::string_view text) {
   return value_of(kVerdictNames, text);
 }
 
-int severity(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::pass:
-      return 0;
-    case Verdict::measured:
-      return 1;
-    case Verdict::inconclusive:
-      return 2;
-    case Verdict::interrupted:
-      return 3;
-    case Verdict::fail:
-      return 4;
-    case Verdict::error:
-      return 5;
-  }
-  return 5;
-}
+int severity(Verdict verdict) { return place_in(kVerdictSeverity, verdict); }
 
 std::string_view to_string(StopReason reason) { return name_of(kStopNames, reason); }
 
-int severity(StopReason reason) {
-  switch (reason) {
-    case StopReason::exhausted:
-      return 0;
-    case StopReason::executions:
-      return 1;
-    case StopReason::time_budget:
-      return 2;
-    case StopReason::interrupted:
-      return 3;
-    case StopReason::violation:
-      return 4;
-    case StopReason::error:
-      return 5;
-  }
-  return 5;
-}
+int severity(StopReason reason) { return place_in(kStopSeverity, reason); }
 
 std::optional<StopReason> stop_reason_from_string(std::string_view text) {
   return value_of(kStopNames, text);
