@@ -14,8 +14,10 @@ import json
 import os
 import sys
 
-# Relacy's trace lines name files by absolute path: the digest holds them relative to the tree.
-SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + "/"
+# Relacy's trace lines name files by absolute path: the digest holds them relative to the tree
+# (spelled as given or with its links resolved, whichever the compiler saw).
+SOURCE_DIRS = sorted({os.path.dirname(os.path.dirname(f(__file__))) + "/"
+                      for f in (os.path.abspath, os.path.realpath)}, key=len, reverse=True)
 
 CLOCK_WORDS = ("seconds", "elapsed", "per_second")
 
@@ -27,7 +29,9 @@ def without_clock(value):
     if isinstance(value, list):
         return [without_clock(v) for v in value]
     if isinstance(value, str):
-        return value.replace(SOURCE_DIR, "")
+        for source_dir in SOURCE_DIRS:
+            value = value.replace(source_dir, "")
+        return value
     return value
 
 
