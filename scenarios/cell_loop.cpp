@@ -57,14 +57,15 @@ void run_cell_loop(CellResult& out, TrialSource& source, const LoopPlan& plan,
   out.stopped_by = StopReason::executions;
   ProgressLine progress(out.primitive + " " + out.scenario);
   while (out.executions < plan.executions) {
-    if (const double t = elapsed(); progress.due(t)) {
+    const double t = elapsed();
+    if (progress.due(t)) {
       if (const auto text = source.progress(out.executions, t)) progress.show(t, *text);
     }
     if (watch.stop_requested()) {
       out.stopped_by = StopReason::interrupted;
       break;
     }
-    if (elapsed() >= plan.time_budget_seconds) {
+    if (t >= plan.time_budget_seconds) {
       out.stopped_by = StopReason::time_budget;
       break;
     }

@@ -194,14 +194,16 @@ namespace {
 class StressTrials final : public TrialSource {
  public:
   StressTrials(const Cell& cell, const StressSearch& stress, const CellPlan& plan,
-               const Params& params, Body body, std::uint64_t threads, std::string schedule)
+               const Params& params, Body body, std::uint64_t threads, std::string schedule,
+               ExecutionWatch& watch)
       : cell_(cell),
         stress_(stress),
         plan_(plan),
         params_(params),
         body_(std::move(body)),
         threads_(threads),
-        schedule_(std::move(schedule)) {
+        schedule_(std::move(schedule)),
+        watch_(watch) {
     // The faults the family allows, as on sim (scenarios/sim_execution.cpp), switched by the
     // strategy's faults=on|off; the spurious-wakeups family's own switches always apply.
     const auto options = offered_faults(cell);
@@ -232,7 +234,7 @@ class StressTrials final : public TrialSource {
     trial_seed_ = stress_trial_seed(plan_.seed, trials_);
     settings_.seed = trial_seed_;
     CellTrial t;
-    watch().progress();
+    watch_.progress();
     real_stress::begin_trial(settings_);
     const auto began = Clock::now();
     body_(t.observations, params_);
@@ -241,7 +243,7 @@ class StressTrials final : public TrialSource {
     real_stress::wait_pool_idle();
     real_stress::end_trial();
     HarnessHooks<Real>::release_retired();
-    watch().progress();
+    watch_.progress();
     ++trials_;
     const auto failures = Real::take_failures();
     breach_ = HarnessHooks<Real>::take_breach();
@@ -300,11 +302,7 @@ class StressTrials final : public TrialSource {
     s["trial_seconds"] = wall_.busy_seconds;
   }
 
-  void set_watch(ExecutionWatch& watch) { watch_ = &watch; }
-
  private:
-  ExecutionWatch& watch() { return *watch_; }
-
   const Cell& cell_;
   const StressSearch& stress_;
   const CellPlan& plan_;
@@ -312,7 +310,7 @@ class StressTrials final : public TrialSource {
   Body body_;
   std::uint64_t threads_;
   std::string schedule_;
-  ExecutionWatch* watch_ = nullptr;
+  ExecutionWatch& watch_;
   real_stress::Settings settings_;
   // Waits here are nanoseconds of the steady clock; the per-execution percentiles in steps
   // have no meaning on real threads.
@@ -341,8 +339,7 @@ CellResult run_stress_cell(const Cell& cell, const StressSearch& stress, const C
   // The judgement's wall-clock bounds, for this process's trials.
   HarnessHooks<Real>::settle_delay_ns().store(stress.settle_ms * 1'000'000);
   HarnessHooks<Real>::victim_wait_bound_ns().store(stress.max_wait_ms * 1'000'000);
-  StressTrials trials(cell, stress, plan, params, std::move(*body), threads, out.schedule);
-  trials.set_watch(watch);
+  StressTrials trials(cell, stress, plan, params, std::move(*body), threads, out.schedule, watch);
   const auto note = trials.note();
   watch.in_flight(&note);
   (void)Real::take_failures();

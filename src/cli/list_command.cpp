@@ -82,19 +82,19 @@ void print_columns(std::ostream& out, const json& rows, const std::vector<std::s
         line.push_back(joined.empty() ? "-" : joined);
       }
     }
+    // A preset's fields are shown, never obeyed by the terminal.
+    for (auto& text : line) text = printable(text);
     cells.push_back(std::move(line));
   }
   std::vector<std::size_t> width(keys.size(), 0);
   for (const auto& line : cells) {
-    for (std::size_t c = 0; c < line.size(); ++c) {
-      width[c] = std::max(width[c], printable(line[c]).size());
-    }
+    for (std::size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
   }
   for (const auto& line : cells) {
     out << "  ";
     for (std::size_t c = 0; c < line.size(); ++c) {
-      out << printable(line[c]);
-      if (c + 1 < line.size()) out << std::string(width[c] - printable(line[c]).size() + 2, ' ');
+      out << line[c];
+      if (c + 1 < line.size()) out << std::string(width[c] - line[c].size() + 2, ' ');
     }
     out << '\n';
   }

@@ -127,19 +127,20 @@ std::uint64_t add_count(std::uint64_t a, std::uint64_t b, const char* what,
 
 /// Cell `c` of every shard (in shard order) as one cell.
 json merge_cell(const std::vector<const ShardReport*>& shards, std::size_t c) {
-  CellResult out = read_cell(shards.front()->report.at("cells")[c], shards.front()->path);
-  out.executions = out.steps = out.planned_executions = 0;
-  out.elapsed_seconds = 0;
-  out.violations.clear();
-  out.error.clear();
-  std::uint64_t planned_max = 0;
-  json metrics;
-  for (const auto* shard : shards) {
-    const CellResult cell = read_cell(shard->report.at("cells")[c], shard->path);
-    out.executions = add_count(out.executions, cell.executions, "executions", shard->path);
-    out.steps = add_count(out.steps, cell.steps, "steps", shard->path);
-    out.planned_executions = add_count(out.planned_executions, cell.planned_executions,
-                                       "planned executions", shard->path);
+  std::vector<CellResult> cells;
+  cells.reserve(shards.size());
+  for (const auto* shard : shards)
+    cells.push_back(read_cell(shard->report.at("cells")[c], shard->path));
+  CellResult out = cells.front();
+  json metrics = cells.front().metrics;
+  std::uint64_t planned_max = out.planned_executions;
+  for (std::size_t i = 1; i < cells.size(); ++i) {
+    const CellResult& cell = cells[i];
+    const auto& path = shards[i]->path;
+    out.executions = add_count(out.executions, cell.executions, "executions", path);
+    out.steps = add_count(out.steps, cell.steps, "steps", path);
+    out.planned_executions =
+        add_count(out.planned_executions, cell.planned_executions, "planned executions", path);
     planned_max = std::max(planned_max, cell.planned_executions);
     // The shards ran side by side: the cell took as long as the slowest.
     out.elapsed_seconds = std::max(out.elapsed_seconds, cell.elapsed_seconds);
@@ -147,8 +148,7 @@ json merge_cell(const std::vector<const ShardReport*>& shards, std::size_t c) {
     if (severity(cell.stopped_by) > severity(out.stopped_by)) out.stopped_by = cell.stopped_by;
     out.violations.insert(out.violations.end(), cell.violations.begin(), cell.violations.end());
     if (out.error.empty()) out.error = cell.error;
-    metrics =
-        shard == shards.front() ? cell.metrics : add_metrics(std::move(metrics), cell.metrics);
+    metrics = add_metrics(std::move(metrics), cell.metrics);
   }
   // An exhaustive search plans the same cap in every shard; a seeded one its own range.
   if (metrics.contains("exhaustive")) out.planned_executions = planned_max;
