@@ -18,11 +18,12 @@
 #include <memory>
 #include <string>
 
+#include "backends/bind.hpp"
+#include "backends/sim/execution.hpp"
 #include "primitives/catalog.hpp"
 #include "scenarios/preset.hpp"
 #include "scenarios/preset_files.hpp"
 #include "scenarios/resolved_cell.hpp"
-#include "scenarios/sim_execution.hpp"
 #include "schedules/dpor_strategy.hpp"
 #include "schedules/exhaustive_strategy.hpp"
 #include "sim/runtime.hpp"

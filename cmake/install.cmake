@@ -35,7 +35,7 @@ file(GLOB SYNCSTRESS_PRESET_FILES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/scenario
 install(FILES ${SYNCSTRESS_PRESET_FILES} DESTINATION ${SYNCSTRESS_INSTALL_DATADIR}/scenarios)
 
 # --- Headers: the closure of the two registration units' includes, by directory ----------------
-foreach(dir primitives scenarios schedules src/platform src/sim src/util src/relacy)
+foreach(dir primitives scenarios schedules src/platform src/sim src/util src/backends)
   string(REGEX REPLACE "^src/" "" installed_dir ${dir})
   install(DIRECTORY ${CMAKE_SOURCE_DIR}/${dir}/
           DESTINATION ${SYNCSTRESS_INSTALL_INCLUDEDIR}/${installed_dir}
@@ -44,8 +44,8 @@ foreach(dir primitives scenarios schedules src/platform src/sim src/util src/rel
 endforeach()
 install(FILES ${CMAKE_BINARY_DIR}/generated/syncstress/primitive_headers.hpp
         DESTINATION ${SYNCSTRESS_INSTALL_INCLUDEDIR}/syncstress)
-install(FILES ${CMAKE_SOURCE_DIR}/scenarios/extra/register_sim.cpp
-              ${CMAKE_SOURCE_DIR}/src/relacy/extra/register_relacy.cpp
+install(FILES ${CMAKE_SOURCE_DIR}/src/backends/extra/register_sim.cpp
+              ${CMAKE_SOURCE_DIR}/src/backends/relacy/child/extra/register_relacy.cpp
         DESTINATION ${SYNCSTRESS_INSTALL_DATADIR}/tool)
 
 # --- Libraries, as imported targets syncstress::NAME -------------------------------------------
@@ -54,7 +54,7 @@ install(FILES ${CMAKE_SOURCE_DIR}/scenarios/extra/register_sim.cpp
 # as before): their object files are installed and linked into a user's tool as they are here.
 set(SYNCSTRESS_EXPORTED_TARGETS syncstress_warnings syncstress_flags relacy syncstress_relacy_flags
     syncstress_relacy_common)
-foreach(layer util platform primitives scenarios supervise report cli)
+foreach(layer util platform primitives scenarios supervise backends run report cli)
   set_target_properties(syncstress_${layer} PROPERTIES EXPORT_NAME ${layer})
   list(APPEND SYNCSTRESS_EXPORTED_TARGETS syncstress_${layer})
 endforeach()

@@ -1,16 +1,16 @@
 # syncstress_add_tool(NAME PRIMITIVES_HEADER FILE [ONLY_THESE_PRIMITIVES] [EXCLUDE_FROM_ALL])
 #
 # Builds NAME, the syncstress command line, and NAME-relacy, its syncstress-relacy twin (NAME
-# runs the twin beside it: src/supervise/relacy_program.cpp), knowing the primitives FILE lists
+# runs the twin beside it: src/backends/relacy/program.cpp), knowing the primitives FILE lists
 # beside the built-in ones, or instead of them with ONLY_THESE_PRIMITIVES. FILE (relative to the
 # calling CMakeLists.txt, or absolute; it may be the output of a custom command) defines the
 # templates and SYNCSTRESS_EXTRA_PRIMITIVES(X), one X(template, kind, mode, source, claims,
 # summary) per primitive, as SYNCSTRESS_PRIMITIVES in primitives/catalog.hpp; each template is
 # visible from namespace syncstress and includes only platform/ headers.
 #
-# Only FILE's primitives are compiled for the tool, in two translation units
-# (scenarios/extra/register_sim.cpp, src/relacy/extra/register_relacy.cpp) that register them
-# before main; everything else is the objects and libraries syncstress itself is built from.
+# Only FILE's primitives are compiled for the tool, in two translation units that register them
+# before main (src/backends/extra/register_sim.cpp,
+# src/backends/relacy/child/extra/register_relacy.cpp); everything else is the objects and libraries syncstress itself is built from.
 #
 # The same function serves this repository's build tree (scripts/mutate, the mutation bar) and
 # the installed package (find_package(syncstress CONFIG), cmake/syncstressConfig.cmake.in, which
@@ -56,8 +56,9 @@ function(syncstress_add_tool name)
     endif()
   else()
     # This repository's build tree.
-    set(register_sim ${syncstress_SOURCE_DIR}/scenarios/extra/register_sim.cpp)
-    set(register_relacy ${syncstress_SOURCE_DIR}/src/relacy/extra/register_relacy.cpp)
+    set(register_sim ${syncstress_SOURCE_DIR}/src/backends/extra/register_sim.cpp)
+    set(register_relacy
+        ${syncstress_SOURCE_DIR}/src/backends/relacy/child/extra/register_relacy.cpp)
     set(prefix syncstress_)
     set(sim_definitions "")
     set(options "")

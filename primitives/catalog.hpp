@@ -47,7 +47,7 @@ std::string_view to_string(Mode mode);
 std::string_view to_string(Claim claim);
 
 /// Every primitive of SYNCSTRESS_PRIMITIVES, in list order, then those a tool registered with
-/// register_extra_primitives (defined in src/catalog.cpp).
+/// register_extra_primitives (defined in primitives/catalog.cpp).
 std::span<const PrimitiveInfo> all_primitives();
 
 /// Adds primitives beyond SYNCSTRESS_PRIMITIVES to all_primitives(): a tool built with

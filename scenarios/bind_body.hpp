@@ -1,5 +1,5 @@
 // A family's body bound to one primitive on one platform: the one place where a family, a
-// kind and a mode meet a primitive's template. The sim cells (scenarios/bind.cpp) bind on
+// kind and a mode meet a primitive's template. The sim cells (src/backends/sim/bind.cpp) bind on
 // Sim, syncstress-relacy on Relacy, from the same family templates.
 #pragma once
 

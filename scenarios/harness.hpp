@@ -39,8 +39,8 @@
 namespace syncstress::scenarios {
 
 /// What the harness needs from a platform beyond the Platform concept, which is all a primitive
-/// may use. One specialization per platform, beside its driver: scenarios/on_sim.hpp,
-/// scenarios/on_relacy.hpp, scenarios/on_real.hpp. Each provides
+/// may use. One specialization per platform, beside its driver: src/backends/sim/on_sim.hpp,
+/// src/backends/relacy/child/on_relacy.hpp, src/backends/stress/on_real.hpp. Each provides
 ///   static std::uint64_t now();                     the clock of wait times (sim: steps)
 ///   static void name(const void* object, const std::string& name);   for deadlock reports
 ///   static void found(const Finding&, const source_location& where)

@@ -13,7 +13,7 @@
 
 namespace syncstress {
 
-/// What shrinking (scenarios/shrink.hpp) did with a violation, or why it did not.
+/// What shrinking (src/backends/sim/shrink.hpp) did with a violation, or why it did not.
 struct ShrinkNote {
   std::string skipped{};  ///< why it was not shrunk ("--no-shrink", a Relacy schedule, ...)
   std::uint64_t executions = 0;
@@ -44,7 +44,7 @@ struct Violation {
   std::uint32_t first_found_preemptions = 0;
   /// Steps of `schedule`'s execution (sim; 0 when not measured).
   std::uint64_t steps = 0;
-  /// Shrunk (scenarios/shrink.hpp): the schedule as the search found it, its steps and
+  /// Shrunk (src/backends/sim/shrink.hpp): the schedule as the search found it, its steps and
   /// preemptions, and its replay command; `schedule`, `steps` and `preemptions` are the shrunk
   /// one's. Empty when nothing was shrunk.
   std::string original_schedule{};

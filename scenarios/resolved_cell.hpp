@@ -46,11 +46,6 @@ struct OfferedFaults {
 };
 OfferedFaults offered_faults(const Cell& cell);
 
-/// Resolves the cell of `primitive` under `preset` with `overrides`. Throws UsageError for an
-/// unknown --set key, a value out of range, or a family that does not apply to the primitive.
-Cell make_cell(const Preset& preset, const PrimitiveInfo& primitive,
-               const std::map<std::string, std::string>& overrides);
-
 /// Where an earlier run stopped a cell (CellResult::position), as `run --resume` read it from
 /// that run's report; the supervisor checks it against the cell's plan before anything runs.
 // NOLINTNEXTLINE(bugprone-exception-escape): the members' default states allocate nothing.
@@ -82,7 +77,8 @@ struct CellPlan {
   Shard shard{};
   /// A position from an earlier run's report: continue from there instead of starting.
   std::optional<ResumePoint> resume{};
-  /// Shrinking of a sim violation (scenarios/shrink.hpp): on, and its time budget per violation
+  /// Shrinking of a sim violation (src/backends/sim/shrink.hpp): on, and its time budget per
+  /// violation
   /// (--no-shrink, --shrink-budget).
   bool shrink = true;
   double shrink_seconds = 5;

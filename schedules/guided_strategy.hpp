@@ -1,6 +1,6 @@
 // The guided strategy: runs one execution along a list of wanted decisions, and completes it
-// deterministically where the list does not fit. Shrinking (scenarios/shrink.hpp) edits the list
-// (drops decisions, turns context switches into "go on") and re-runs it; unlike a replay, a
+// deterministically where the list does not fit. Shrinking (src/backends/sim/shrink.hpp) edits the
+// list (drops decisions, turns context switches into "go on") and re-runs it; unlike a replay, a
 // decision that no longer fits is not an error.
 #pragma once
 

@@ -4,8 +4,8 @@
 // return an older value), where the sim strategies explore interleavings only.
 //
 // They are not Strategy objects: Relacy owns its scheduler. The Relacy backend hands a cell
-// with one of these names to syncstress-relacy in a child process (supervise/relacy_backend.hpp);
-// strategy_spec.hpp tells these names from the sim ones.
+// with one of these names to syncstress-relacy in a child process
+// (src/backends/relacy/backend.cpp); strategy_spec.hpp tells these names from the sim ones.
 #pragma once
 
 #include <cstddef>

@@ -26,7 +26,7 @@ using testing::TempDir;
 const std::set<std::string> kParser = {
     "schedules/strategy_factory.cpp", "schedules/relacy_strategies.cpp",
     "schedules/stress_strategy.cpp",  "schedules/strategy_spec.cpp",
-    "schedules/schedule_codec.cpp",   "src/relacy/main.cpp",
+    "schedules/schedule_codec.cpp",   "src/backends/relacy/child/main.cpp",
 };
 
 /// Every strategy name `list schedules` prints, Relacy's scheduler names ("relacy-bound" is

@@ -1,9 +1,9 @@
 // The layers form a DAG, and this test keeps them one: it reads every quoted #include of src/,
 // scenarios/, schedules/, primitives/, tests/, fuzz/ and bench/ and checks it against the rule
 // table below. Lowest layer first (README.md, "Layout"):
-//   L0 util; L1 schedules < sim < platform; L2 primitives; L3 scenarios; L4 supervise, report;
-//   L5 cli. Besides them: the syncstress-relacy program (src/relacy), tests, the fuzz targets,
-//   benchmarks.
+//   L0 util; L1 schedules < sim < platform; L2 primitives (with the catalogue); L3 scenarios;
+//   L4 supervise < backends < run, and report; L5 cli. Besides them: the syncstress-relacy
+//   program (src/backends/relacy/child), tests, the fuzz targets, benchmarks.
 // The table's unit tests give every rule an include that breaks it, so no rule is vacuous.
 #include <gtest/gtest.h>
 
@@ -33,9 +33,11 @@ enum class Layer {
   primitives,
   scenarios,
   supervise,
+  backends,
+  run,
   report,
   cli,
-  relacy,
+  relacy_child,
   tests,
   fuzz,
   bench,
@@ -50,9 +52,11 @@ std::string name(Layer layer) {
       {Layer::primitives, "primitives"},
       {Layer::scenarios, "scenarios"},
       {Layer::supervise, "supervise"},
+      {Layer::backends, "backends"},
+      {Layer::run, "run"},
       {Layer::report, "report"},
       {Layer::cli, "cli"},
-      {Layer::relacy, "src/relacy"},
+      {Layer::relacy_child, "the syncstress-relacy program"},
       {Layer::tests, "tests"},
       {Layer::fuzz, "fuzz"},
       {Layer::bench, "bench"},
@@ -60,7 +64,7 @@ std::string name(Layer layer) {
   return names.at(layer);
 }
 
-/// Where each layer lives: a prefix of a repository path.
+/// Where each layer lives: a prefix of a repository path, the first that matches.
 struct Place {
   std::string_view prefix;
   Layer layer;
@@ -71,15 +75,15 @@ constexpr Place kPlaces[] = {
     {"src/sim/", Layer::sim},
     {"src/platform/", Layer::platform},
     {"primitives/", Layer::primitives},
-    // The out-of-line part of the primitives' catalogue (primitives/ holds headers only), and
-    // the list of primitives/*.hpp that CMake generates for primitives/all.hpp.
-    {"src/catalog.cpp", Layer::primitives},
+    // The list of primitives/*.hpp that CMake generates for primitives/all.hpp.
     {kGeneratedPrimitiveList, Layer::primitives},
     {"scenarios/", Layer::scenarios},
     {"src/supervise/", Layer::supervise},
+    {"src/backends/relacy/child/", Layer::relacy_child},
+    {"src/backends/", Layer::backends},
+    {"src/run/", Layer::run},
     {"src/report/", Layer::report},
     {"src/cli/", Layer::cli},
-    {"src/relacy/", Layer::relacy},
     {"tests/", Layer::tests},
     {"fuzz/", Layer::fuzz},
     {"bench/", Layer::bench},
@@ -100,18 +104,22 @@ const std::map<Layer, std::set<Layer>>& rules() {
     t[L::scenarios] = below_scenarios;
     t[L::supervise] = below_scenarios;
     t[L::supervise].insert(L::scenarios);
-    t[L::report] = t[L::supervise];  // never supervise: a report is data
-    t[L::cli] = t[L::supervise];
-    t[L::cli].insert({L::supervise, L::report});
+    t[L::backends] = t[L::supervise];
+    t[L::backends].insert(L::supervise);
+    t[L::run] = t[L::backends];
+    t[L::run].insert(L::backends);
+    t[L::report] = t[L::supervise];  // never supervise, backends or run: a report is data
+    t[L::cli] = t[L::run];
+    t[L::cli].insert({L::run, L::report});
     // Relacy takes over operator new for its program: platform, primitives, scenarios, util,
     // and schedules (below platform) for the check of a Relacy state string.
-    t[L::relacy] = {L::util, L::schedules, L::platform, L::primitives, L::scenarios};
+    t[L::relacy_child] = {L::util, L::schedules, L::platform, L::primitives, L::scenarios};
     t[L::tests] = t[L::cli];
     t[L::tests].erase(L::cli);  // nothing outside the cli reaches cli
     t[L::fuzz] = t[L::tests];
     t[L::fuzz].erase(L::tests);
-    t[L::bench] = below_scenarios;
-    t[L::bench].insert(L::scenarios);
+    t[L::bench] = t[L::backends];
+    t[L::bench].insert(L::backends);
     for (auto& [layer, allowed] : t) allowed.insert(layer);
     return t;
   }();
@@ -146,12 +154,26 @@ TEST(LayersRules, EachRuleRefusesAnIncludeThatBreaksIt) {
       {"primitives/ticket_mutex.hpp", "src/sim/runtime.hpp"},
       {"primitives/ticket_mutex.hpp", "schedules/strategy.hpp"},
       {"primitives/ticket_mutex.hpp", "src/util/concat.hpp"},
-      {"src/catalog.cpp", "scenarios/family.hpp"},
-      // scenarios never reach cli, report or supervise
-      {"scenarios/sim_cell.cpp", "src/cli/resolve.hpp"},
-      {"scenarios/sim_cell.cpp", "src/report/report.hpp"},
-      {"scenarios/sim_cell.cpp", "src/supervise/watchdog.hpp"},
-      {"scenarios/families/safety.hpp", "src/relacy/registry.hpp"},
+      // the catalogue is the primitives' layer
+      {"primitives/catalog.cpp", "scenarios/family.hpp"},
+      // scenarios never reach supervise, backends, run, report or cli
+      {"scenarios/resolved_cell.hpp", "src/supervise/watchdog.hpp"},
+      {"scenarios/resolved_cell.cpp", "src/backends/bind.hpp"},
+      {"scenarios/family.cpp", "src/backends/cell_loop.hpp"},
+      {"scenarios/resolved_cell.cpp", "src/run/run_config.hpp"},
+      {"scenarios/outcome.cpp", "src/report/report.hpp"},
+      {"scenarios/preset.cpp", "src/cli/resolve.hpp"},
+      {"scenarios/families/safety.hpp", "src/backends/relacy/child/registry.hpp"},
+      // supervise never reaches backends, run, report or cli
+      {"src/supervise/isolated.cpp", "src/backends/backend.hpp"},
+      {"src/supervise/watchdog.cpp", "src/run/matrix.hpp"},
+      {"src/supervise/isolated.cpp", "src/report/report.hpp"},
+      {"src/supervise/program.cpp", "src/cli/commands.hpp"},
+      // backends never reach run, report or cli
+      {"src/backends/sim/cell.cpp", "src/run/run_config.hpp"},
+      {"src/backends/stress/cell.cpp", "src/report/report.hpp"},
+      {"src/backends/relacy/backend.cpp", "src/cli/resolve.hpp"},
+      {"src/backends/extra/register_sim.cpp", "src/run/matrix.hpp"},
       // sim never reaches primitives, scenarios, or the platform built on it
       {"src/sim/fiber.cpp", "primitives/all.hpp"},
       {"src/sim/fiber.cpp", "scenarios/finding.hpp"},
@@ -159,7 +181,7 @@ TEST(LayersRules, EachRuleRefusesAnIncludeThatBreaksIt) {
       // platform and schedules never reach primitives, scenarios, supervise, report or cli
       {"src/platform/real/real.cpp", "primitives/catalog.hpp"},
       {"src/platform/sim.hpp", "scenarios/harness.hpp"},
-      {"src/platform/sim.hpp", "src/supervise/backend.hpp"},
+      {"src/platform/sim.hpp", "src/backends/backend.hpp"},
       {"src/platform/sim.hpp", "src/report/report.hpp"},
       {"src/platform/sim.hpp", "src/cli/commands.hpp"},
       {"schedules/pct_strategy.cpp", "src/sim/runtime.hpp"},
@@ -168,15 +190,20 @@ TEST(LayersRules, EachRuleRefusesAnIncludeThatBreaksIt) {
       // util includes nothing of ours
       {"src/util/lines.cpp", "schedules/schedule.hpp"},
       {"src/util/lines.cpp", "scenarios/outcome.hpp"},
-      // report never reaches supervise or cli; supervise never reaches report or cli
-      {"src/report/report.cpp", "src/supervise/matrix.hpp"},
+      // report never reaches supervise, backends, run or cli: a report is data
+      {"src/report/report.cpp", "src/supervise/isolated.hpp"},
+      {"src/report/html.cpp", "src/backends/sim/replay.hpp"},
+      {"src/report/report.cpp", "src/run/matrix.hpp"},
       {"src/report/report.cpp", "src/cli/commands.hpp"},
-      {"src/supervise/matrix.cpp", "src/report/report.hpp"},
-      {"src/supervise/matrix.cpp", "src/cli/resolve.hpp"},
-      // syncstress-relacy never reaches cli, report or supervise
-      {"src/relacy/main.cpp", "src/cli/commands.hpp"},
-      {"src/relacy/main.cpp", "src/report/report.hpp"},
-      {"src/relacy/main.cpp", "src/supervise/relacy_program.hpp"},
+      // run never reaches report or cli
+      {"src/run/matrix.cpp", "src/report/report.hpp"},
+      {"src/run/matrix.cpp", "src/cli/resolve.hpp"},
+      // syncstress-relacy never reaches cli, report, run, supervise or the CLI's backends
+      {"src/backends/relacy/child/main.cpp", "src/cli/commands.hpp"},
+      {"src/backends/relacy/child/main.cpp", "src/report/report.hpp"},
+      {"src/backends/relacy/child/main.cpp", "src/run/matrix.hpp"},
+      {"src/backends/relacy/child/main.cpp", "src/supervise/program.hpp"},
+      {"src/backends/relacy/child/main.cpp", "src/backends/relacy/program.hpp"},
       // nothing outside the cli reaches cli
       {"tests/cli_list_test.cpp", "src/cli/commands.hpp"},
       {"bench/sim_step_bench.cpp", "src/cli/commands.hpp"},
@@ -200,19 +227,23 @@ TEST(LayersRules, IncludesOfTheSameLayerOrOfALowerOneAreAllowed) {
       {"primitives/all.hpp", "build/generated/syncstress/primitive_headers.hpp"},
       {"src/platform/sim.hpp", "src/sim/runtime.hpp"},
       {"src/sim/runtime.hpp", "schedules/strategy.hpp"},
-      {"scenarios/sim_cell.cpp", "schedules/strategy_spec.hpp"},
-      {"scenarios/bind.cpp", "primitives/all.hpp"},
-      {"src/supervise/backend.hpp", "scenarios/resolved_cell.hpp"},
+      {"src/backends/sim/cell.cpp", "schedules/strategy_spec.hpp"},
+      {"src/backends/sim/bind.cpp", "primitives/all.hpp"},
+      {"src/backends/backend.hpp", "scenarios/resolved_cell.hpp"},
+      {"src/backends/sim/backend.cpp", "src/supervise/isolated.hpp"},
+      {"src/run/matrix.cpp", "src/backends/backend.hpp"},
+      {"src/backends/extra/register_sim.cpp", "src/backends/sim/on_sim.hpp"},
+      {"primitives/catalog.cpp", "primitives/catalog.hpp"},
       {"src/report/report.cpp", "scenarios/outcome_json.hpp"},
-      {"src/cli/run_command.cpp", "src/supervise/matrix.hpp"},
+      {"src/cli/run_command.cpp", "src/run/matrix.hpp"},
       {"src/cli/run_command.cpp", "src/report/report.hpp"},
-      {"src/relacy/registry.hpp", "scenarios/on_relacy.hpp"},
-      {"src/relacy/main.cpp", "src/relacy/registry.hpp"},
+      {"src/backends/relacy/child/registry.hpp", "src/backends/relacy/child/on_relacy.hpp"},
+      {"src/backends/relacy/child/main.cpp", "src/backends/relacy/child/registry.hpp"},
       {"tests/sim_frames_test.cpp", "tests/sim_test_support.hpp"},
       {"tests/report_gate_test.cpp", "tests/cli_harness.hpp"},
-      {"tests/supervise_matrix_test.cpp", "src/supervise/matrix.hpp"},
+      {"tests/run_matrix_test.cpp", "src/run/matrix.hpp"},
       {"fuzz/scenarios_fuzz_preset.cpp", "scenarios/preset.hpp"},
-      {"src/relacy/main.cpp", "schedules/relacy_strategies.hpp"},
+      {"src/backends/relacy/child/main.cpp", "schedules/relacy_strategies.hpp"},
   };
   for (const auto& [file, include] : fine) {
     EXPECT_EQ(check_include(file, include), "") << file << " -> " << include;

@@ -1,6 +1,6 @@
 // Stress mode's control of the real platform: noise, fault injection and the per-thread rings
 // of recent operations, switched on for one trial at a time by the stress cell
-// (scenarios/stress_cell.cpp). Off, each Platform operation on real costs a relaxed load and a
+// (src/backends/stress/cell.cpp). Off, each Platform operation on real costs a relaxed load and a
 // branch (real.hpp, real_detail::on_op).
 //
 // Noise: at each operation a thread draws from its own generator, seeded with the trial's seed

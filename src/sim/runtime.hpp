@@ -35,7 +35,7 @@ struct Options {
   bool spurious_cas_failures = false;
   /// Executions whose strategy explores faults (Strategy::explore_faults) get spurious
   /// wake-ups, and weak-CAS failures, as if the two switches above were on. Set by a cell whose
-  /// family and primitive allow them (scenarios/sim_execution.cpp).
+  /// family and primitive allow them (src/backends/sim/execution.cpp).
   bool offer_spurious_wakeups = false;
   bool offer_spurious_cas_failures = false;
   /// A pool worker may take any queued item, not only the oldest.

@@ -180,8 +180,9 @@ CellResult run_isolated(const std::function<CellResult(scenarios::ExecutionWatch
     out.executions = e.note["execution"].get<std::uint64_t>();
   }
   if (e.note.is_object() && e.note.contains("found")) {
-    // The cell had found and confirmed a violation; a trial of its shrink (scenarios/shrink.hpp)
-    // took the child down. The violation stands; the backend shrinks it again in children.
+    // The cell had found and confirmed a violation; a trial of its shrink
+    // (src/backends/sim/shrink.hpp) took the child down. The violation stands; the backend shrinks
+    // it again in children.
     try {
       Violation found = violation_from_json(e.note["found"]);
       found.shrink = ShrinkNote{.in_children = v.property + ": " + v.message};

@@ -4,11 +4,11 @@
 // data race that names this primitive (tests/tsan/CMakeLists.txt checks the report).
 #include <cstdio>
 
+#include "backends/stress/on_real.hpp"
 #include "platform/real.hpp"
 #include "platform/real_stress.hpp"
 #include "primitives/catalog.hpp"
 #include "scenarios/bind_body.hpp"
-#include "scenarios/on_real.hpp"
 #include "scenarios/params.hpp"
 
 namespace syncstress {

@@ -6,11 +6,11 @@
 
 #include <string>
 
+#include "backends/stress/on_real.hpp"
 #include "platform/real.hpp"
 #include "platform/real_stress.hpp"
 #include "primitives/all.hpp"
 #include "scenarios/bind_body.hpp"
-#include "scenarios/on_real.hpp"
 #include "scenarios/params.hpp"
 #include "scenarios/preset.hpp"
 #include "scenarios/preset_files.hpp"

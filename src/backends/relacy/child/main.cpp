@@ -1,0 +1,300 @@
+// syncstress-relacy: the primitives under Relacy's model of the C++ memory model.
+//
+// Relacy replaces malloc, operator new and assert for the program it is built into, so it
+// lives in this executable of its own; the main CLI runs it as a child process
+// (the Relacy backend) and merges its answer into the report. Three commands, each
+// answering one JSON document on stdout:
+//
+//   list                          [{primitive, kind, families}] for every primitive it runs
+//   cell   --family F --kind K --primitive P --search random|bound|full [--context-bound B]
+//          [--iterations N] [--start K] [--time-budget S] [--set key=value]...
+//                                 one cell: {verdict, executions, stopped_by, elapsed_seconds,
+//                                 metrics, violations: [{property, message, schedule, trace}]}
+//   cell ... --check              checks the arguments as `cell` does, answers {}, runs nothing
+//   replay (the cell's flags) --state STATE
+//                                 re-runs the iteration a failing cell reported, with its
+//                                 history, and answers in the same shape; a STATE that does not
+//                                 fit the cell (schedules/relacy_strategies.hpp, tree_guard.hpp)
+//                                 is bad input
+//
+// `schedule` is Relacy's own state string for the failing iteration ("<iteration> <scheduler
+// state>"); Relacy re-runs a failing iteration with its history before it answers and stops
+// if the re-run does not fail the same way, so every reported failure has been replayed once.
+// Bad input: a message on stderr, exit 2, nothing on stdout.
+//
+// `executions` counts the iterations run; `stopped_by` says why the search ended: "executions"
+// (the planned iterations ran), "exhausted" (a bound or full search covered its whole space),
+// "violation", "time_budget" (no iteration begins after --time-budget seconds), "interrupted"
+// (SIGINT or SIGTERM: the search ends as the next iteration begins and answers as usual, exit 0;
+// a second signal kills the program), "error".
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <new>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "backends/relacy/child/registry.hpp"
+#include "schedules/relacy_strategies.hpp"
+#include "util/concat.hpp"
+
+namespace syncstress::relacy_main {
+
+namespace {
+std::vector<ExtraAdder>& extra_adders() {
+  static std::vector<ExtraAdder> adders;
+  return adders;
+}
+}  // namespace
+
+bool register_extra_adder(ExtraAdder adder) {
+  extra_adders().push_back(adder);
+  return true;
+}
+
+void add_extras(std::map<std::string, Entry>& out) {
+  for (const ExtraAdder adder : extra_adders()) adder(out);
+}
+
+namespace {
+
+const std::map<std::string, Entry>& registry() {
+  static const auto table = [] {
+    std::map<std::string, Entry> out;
+    add_primitives<Kind::mutex>(out);
+    add_primitives<Kind::shared_mutex>(out);
+    add_primitives<Kind::semaphore>(out);
+    add_primitives<Kind::event>(out);
+    add_primitives<Kind::work_queue>(out);
+    add_planted(out);
+    add_extras(out);
+    return out;
+  }();
+  return table;
+}
+
+/// The ranges relacy takes, by family: its searches grow fast with threads and rounds, and the
+/// dynamic-thread budget of its tests is fixed when they are compiled (registry.hpp).
+struct Range {
+  std::int64_t lo, hi;
+};
+const std::map<std::string, Range>& relacy_ranges(Family family) {
+  static const std::map<std::string, Range> progress{{"producers", {1, 2}}, {"items", {1, 6}}};
+  static const std::map<std::string, Range> safety{
+      {"actors", {2, 3}}, {"rounds", {1, 4}}, {"writers", {0, 3}}, {"capacity", {1, 3}}};
+  return family == Family::progress ? progress : safety;
+}
+
+/// The family's parameters from --set key=value: its defaults, the values given, checked
+/// against what relacy takes.
+Params parameters(Family family, const std::vector<std::string>& settings) {
+  const auto& ranges = relacy_ranges(family);
+  std::map<std::string, std::string> overrides;
+  for (const auto& setting : settings) {
+    const auto eq = setting.find('=');
+    const std::string key = setting.substr(0, eq);
+    if (eq == std::string::npos || ranges.count(key) == 0) {
+      std::string names;
+      for (const auto& [name, range] : ranges) names += (names.empty() ? "" : ", ") + name;
+      throw UsageError(concat("--set ", setting, ": the ", to_string(family),
+                              " family on relacy takes key=value with key one of: ", names));
+    }
+    overrides[key] = setting.substr(eq + 1);
+  }
+  Params p = Params::resolve(scenarios::family_param_specs(family), json::object(), overrides,
+                             "syncstress-relacy");
+  for (const auto& [key, range] : ranges) {
+    const auto value = p.integer(key);
+    if (value < range.lo || value > range.hi) {
+      throw UsageError(concat("--set ", key, "=", std::to_string(value), ": ", key,
+                              " must be an integer from ", std::to_string(range.lo), " to ",
+                              std::to_string(range.hi),
+                              " on relacy (its thread budget is fixed when it is compiled)"));
+    }
+  }
+  if (family == Family::safety && p.integer("writers") > p.integer("actors")) {
+    throw UsageError("--set writers=" + std::to_string(p.integer("writers")) +
+                     ": more writers than actors (" + std::to_string(p.integer("actors")) + ")");
+  }
+  return p;
+}
+
+std::vector<std::string> families_of(const Entry& entry) {
+  std::vector<std::string> names;
+  names.reserve(entry.bodies.size());
+  for (const auto& [name, body] : entry.bodies) names.push_back(name);
+  return names;
+}
+
+/// Sets the search's cell: the body `entry` runs under `family`, with its parameters.
+void choose_cell(const std::string& primitive, const Entry& entry, const std::string& family,
+                 const std::vector<std::string>& settings) {
+  const auto body = entry.bodies.find(family);
+  const auto chosen = scenarios::family_from_string(family);
+  if (body == entry.bodies.end() || !chosen) {
+    throw UsageError("--family " + family + ": " + primitive + " runs only under " +
+                     families_of(entry).front() + " on relacy");
+  }
+  current_cell() = {body->second, parameters(*chosen, settings)};
+}
+
+/// SIGINT and SIGTERM end the search at its next iteration; the handler only sets a flag.
+/// SA_RESETHAND: a second signal finds the default action and ends the program.
+void on_stop_signal(int /*signal*/) { Relacy::request_stop(); }
+
+void stop_on_signals() {
+  struct sigaction action = {};
+  action.sa_handler = &on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESETHAND;
+  for (const int number : {SIGINT, SIGTERM}) ::sigaction(number, &action, nullptr);
+}
+
+int run(int argc, char** argv) {
+  // The time budget counts from here: the parent's clock for the cell started a little earlier.
+  const auto began = std::chrono::steady_clock::now();
+  stop_on_signals();
+  CLI::App app{"syncstress-relacy: primitives under Relacy's model of the C++ memory model"};
+  app.require_subcommand(1);
+  auto* list = app.add_subcommand("list", "what it runs, as JSON");
+  bool with_planted = false;
+  list->add_flag("--planted", with_planted, "also the planted-bug primitives of the tests");
+  std::string family, kind, primitive, scheduler = "random", state;
+  unsigned context_bound = 1;
+  std::uint64_t iterations = 1000, start = 0;
+  double time_budget = 0;
+  std::vector<std::string> settings;
+  auto add_cell_options = [&](CLI::App* sub) {
+    sub->add_option("--family", family, "safety or progress")->required();
+    sub->add_option("--kind", kind, "the primitive's kind")->required();
+    sub->add_option("--primitive", primitive, "a name from `list`")->required();
+    sub->add_option("--search", scheduler, "random, bound or full")
+        ->check(CLI::IsMember({"random", "bound", "full"}));
+    sub->add_option("--context-bound", context_bound, "preemptions (bound search)")
+        ->check(CLI::Range(1u, 8u));
+    sub->add_option("--set", settings, "key=value, a family parameter");
+  };
+  auto* cell = app.add_subcommand("cell", "run one cell");
+  add_cell_options(cell);
+  // Any count the main CLI or a preset plans: the time budget bounds the search anyway.
+  cell->add_option("--iterations", iterations, "iterations to run")
+      ->check(CLI::Range(std::uint64_t{1}, std::numeric_limits<std::uint64_t>::max()));
+  cell->add_option("--start", start, "first iteration (random search)");
+  bool check_only = false;
+  cell->add_flag("--check", check_only, "check the arguments, answer {} and run nothing");
+  cell->add_option("--time-budget", time_budget,
+                   "seconds after which no iteration begins (default: none)")
+      ->check(CLI::PositiveNumber);
+  auto* replay = app.add_subcommand("replay", "re-run a failing iteration");
+  add_cell_options(replay);
+  replay->add_option("--state", state, "the schedule a failing cell reported")->required();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    std::cerr << "syncstress-relacy: " << e.what() << " (see --help)\n";
+    return 2;
+  }
+
+  try {
+    if (list->parsed()) {
+      json rows = json::array();
+      for (const auto& [name, entry] : registry()) {
+        if (!with_planted && name.rfind("planted_", 0) == 0) continue;
+        rows.push_back({{"primitive", name},
+                        {"kind", std::string(to_string(entry.kind))},
+                        {"families", families_of(entry)}});
+      }
+      std::cout << rows.dump() << '\n';
+      return 0;
+    }
+    const auto it = registry().find(primitive);
+    if (it == registry().end()) {
+      throw UsageError("--primitive " + primitive + ": not a primitive (see `list`)");
+    }
+    if (std::string(to_string(it->second.kind)) != kind) {
+      throw UsageError("--kind " + kind + ": " + primitive + " is a " +
+                       std::string(to_string(it->second.kind)));
+    }
+    choose_cell(primitive, it->second, family, settings);
+    Search s;
+    // CLI::IsMember above let only Relacy's three names through.
+    const RelacyScheduler parsed = *parse_relacy_scheduler(scheduler);
+    s.type = parsed == RelacyScheduler::full    ? rl::sched_full
+             : parsed == RelacyScheduler::bound ? rl::sched_bound
+                                                : rl::sched_random;
+    s.context_bound = context_bound;
+    s.iterations = iterations;
+    s.start = start;
+    if (time_budget > 0) {
+      // Beyond some centuries the deadline would overflow the clock: that is no deadline.
+      const std::chrono::duration<double> budget(time_budget);
+      if (budget < std::chrono::hours(24 * 365 * 100)) {
+        s.deadline = began + std::chrono::duration_cast<std::chrono::nanoseconds>(budget);
+      }
+    }
+    if (replay->parsed()) {
+      // One separator after each number, however many the caller left at the end.
+      s.state = state.substr(0, state.find_last_not_of(' ') + 1) + " ";
+      try {
+        s.replay_iteration = check_relacy_state(parsed, s.state);
+      } catch (const StrategyError& e) {
+        throw UsageError(concat("--state '", state, "': ", e.what()));
+      }
+    } else if (start != 0 && s.type != rl::sched_random) {
+      throw UsageError("--start: only the random search starts at an iteration");
+    } else if (start > std::numeric_limits<std::uint64_t>::max() - (iterations - 1)) {
+      throw UsageError(
+          concat("--start ", std::to_string(start),
+                 " (the seed of the random search): ", std::to_string(iterations),
+                 " iterations from there would pass iteration 2^64-1; start at ",
+                 std::to_string(std::numeric_limits<std::uint64_t>::max() - (iterations - 1)),
+                 " at most"));
+    }
+    json out = json::object();
+    if (check_only) {
+      std::cout << out.dump() << '\n';
+      return 0;
+    }
+    if (it->second.pooled) {
+      search_pooled(s, out);
+    } else {
+      search_actors(s, out);
+    }
+    std::cout << out.dump() << '\n';
+    return 0;
+  } catch (const UsageError& e) {
+    std::cerr << "syncstress-relacy: " << e.what() << '\n';
+    return 2;
+  }
+}
+
+}  // namespace
+}  // namespace syncstress::relacy_main
+
+// Relacy replaces the plain global operator new and delete (relacy/context.hpp) so that it can
+// track every allocation of a test, but not the sized and nothrow forms that C++14 added. The
+// library (std::string, std::vector...) deletes with the sized form, whose default calls free()
+// directly: a block from Relacy's allocator would reach glibc's free. These send every other
+// form to Relacy's.
+void operator delete(void* p, std::size_t) noexcept { ::operator delete(p); }
+void operator delete[](void* p, std::size_t) noexcept { ::operator delete[](p); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return ::operator new(n); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return ::operator new[](n); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { ::operator delete(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { ::operator delete[](p); }
+
+int main(int argc, char** argv) {
+  try {
+    return syncstress::relacy_main::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "syncstress-relacy: " << e.what() << '\n';
+    return 3;
+  }
+}

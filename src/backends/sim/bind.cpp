@@ -1,0 +1,36 @@
+// Expands the primitive catalogue into sim bodies: for each line of SYNCSTRESS_PRIMITIVES, the
+// family templates bound on the primitive's Sim instantiation (scenarios/bind_body.hpp).
+#include "backends/bind.hpp"
+
+#include <vector>
+
+#include "backends/sim/on_sim.hpp"
+#include "primitives/all.hpp"
+#include "scenarios/bind_body.hpp"
+
+namespace syncstress::scenarios {
+
+namespace {
+std::vector<ExtraBinder>& extra_binders() {
+  static std::vector<ExtraBinder> binders;
+  return binders;
+}
+}  // namespace
+
+bool register_extra_binder(ExtraBinder binder) {
+  extra_binders().push_back(binder);
+  return true;
+}
+
+std::optional<Body> bind(Family family, std::string_view primitive, std::uint32_t claims) {
+#define SYNCSTRESS_BIND(tmpl, kind, mode, source, claim_bits, summary) \
+  if (primitive == #tmpl) return bind_body<Sim, tmpl, kind, mode>(family, claims);
+  SYNCSTRESS_PRIMITIVES(SYNCSTRESS_BIND)
+#undef SYNCSTRESS_BIND
+  for (const ExtraBinder binder : extra_binders()) {
+    if (auto body = binder(family, primitive, claims)) return body;
+  }
+  return std::nullopt;
+}
+
+}  // namespace syncstress::scenarios

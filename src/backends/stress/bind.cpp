@@ -1,0 +1,35 @@
+// Expands the primitive catalogue into bodies on the real platform, for stress mode: the same
+// family templates src/backends/sim/bind.cpp binds on Sim, bound on Real.
+#include "backends/bind.hpp"
+
+#include <vector>
+
+#include "backends/stress/bind_on_real.hpp"
+#include "primitives/all.hpp"
+
+namespace syncstress::scenarios {
+
+namespace {
+std::vector<ExtraBinder>& extra_binders() {
+  static std::vector<ExtraBinder> binders;
+  return binders;
+}
+}  // namespace
+
+bool register_extra_real_binder(ExtraBinder binder) {
+  extra_binders().push_back(binder);
+  return true;
+}
+
+std::optional<Body> bind_real(Family family, std::string_view primitive, std::uint32_t claims) {
+#define SYNCSTRESS_BIND(tmpl, kind, mode, source, claim_bits, summary) \
+  if (primitive == #tmpl) return bind_on_real<tmpl, kind, mode>(family, claims);
+  SYNCSTRESS_PRIMITIVES(SYNCSTRESS_BIND)
+#undef SYNCSTRESS_BIND
+  for (const ExtraBinder binder : extra_binders()) {
+    if (auto body = binder(family, primitive, claims)) return body;
+  }
+  return std::nullopt;
+}
+
+}  // namespace syncstress::scenarios

@@ -1,0 +1,296 @@
+#include "run/matrix.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "backends/backend.hpp"
+#include "backends/bind.hpp"
+#include "scenarios/resolved_cell.hpp"
+#include "util/concat.hpp"
+#include "util/interrupt.hpp"
+#include "util/usage_error.hpp"
+
+namespace syncstress::supervise {
+namespace {
+
+/// A cell with everything it runs with.
+struct PlannedCell {
+  scenarios::Cell cell;
+  StrategySpec strategy;
+  const Backend* backend = nullptr;
+  scenarios::CellPlan plan;
+};
+
+bool fits(const scenarios::Preset& preset, const PrimitiveInfo& p) {
+  return p.kind == preset.kind && scenarios::applies(preset.family, p.kind, p.mode);
+}
+
+/// The primitives a cell of `preset` is made for: each of `named` (which must fit), else
+/// every primitive of the catalogue that fits.
+std::vector<const PrimitiveInfo*> primitives_for(const scenarios::Preset& preset,
+                                                 const std::vector<const PrimitiveInfo*>& named) {
+  std::vector<const PrimitiveInfo*> out;
+  for (const auto* p : named) {
+    if (!fits(preset, *p)) {
+      throw UsageError(concat("--primitive ", p->name, ": a ", to_string(p->mode), " ",
+                              to_string(p->kind), " does not fit scenario '", preset.name, "' (",
+                              to_string(preset.family), " of a ", to_string(preset.kind), ")"));
+    }
+    out.push_back(p);
+  }
+  if (!named.empty()) return out;
+  for (const auto& p : all_primitives()) {
+    if (fits(preset, p)) out.push_back(&p);
+  }
+  return out;
+}
+
+/// The preset's own strategy, for a run without --schedule.
+StrategySpec strategy_of(const scenarios::Preset& preset) {
+  try {
+    return make_strategy_spec(preset.strategy, preset.strategy_params);
+  } catch (const StrategyError& e) {
+    throw UsageError(e.what());
+  }
+}
+
+/// SYNCSTRESS_TEST_SLOWDOWN=F: the tests' stand-in for a machine F times slower (sim only).
+double test_slowdown() {
+  // NOLINTNEXTLINE(concurrency-mt-unsafe): nothing in the process sets the environment.
+  const char* v = std::getenv("SYNCSTRESS_TEST_SLOWDOWN");
+  if (v == nullptr) return 1;
+  char* end = nullptr;
+  const double f = std::strtod(v, &end);
+  return end != v && *end == '\0' && f >= 1 && f <= 1000 ? f : 1;
+}
+
+/// The schedules under which some primitive of `preset` runs, but those of `except`: for
+/// messages.
+std::string schedules_for(const scenarios::Preset& preset, const Backend& except) {
+  std::string out;
+  for (const auto& info : all_strategies()) {
+    const Backend& backend = backend_for(make_strategy_spec(info.name, {}));
+    if (&backend == &except) continue;
+    for (const auto& p : all_primitives()) {
+      if (fits(preset, p) && backend.runs(p, preset.family)) {
+        out += concat(out.empty() ? "" : ", ", info.name);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+scenarios::CellPlan plan_of(const scenarios::Preset& preset, const RunConfig& config,
+                            const StrategySpec& strategy) {
+  // Trials on real threads are a soak by nature: their time budget is a plan, not a search
+  // cut short (no trial is a proof, however many run).
+  const bool stress = std::holds_alternative<StressSearch>(strategy);
+  scenarios::CellPlan plan{config.seed.value_or(preset.seed),
+                           config.executions.value_or(preset.executions),
+                           config.time_budget_seconds.value_or(preset.time_budget_seconds),
+                           config.soak || preset.soak || stress,
+                           test_slowdown(),
+                           config.shard};
+  plan.shrink = config.shrink;
+  plan.shrink_seconds = config.shrink_seconds;
+  return plan;
+}
+
+/// Which strategies split into shards: the sim ones (by prefix or by execution number) and
+/// Relacy's random search (by iteration). Relacy's exhaustive searches and stress trials do not.
+void check_shardable(const StrategySpec& strategy, const RunConfig& config) {
+  if (config.shard.whole()) return;
+  const auto* search = std::get_if<RelacySearch>(&strategy);
+  const bool splits = std::holds_alternative<SimStrategySpec>(strategy) ||
+                      (search != nullptr && search->takes_seed());
+  if (splits) return;
+  throw UsageError(concat("--shard ", config.shard.describe(), ": ", describe(strategy),
+                          " does not split into shards; the schedules that do: portfolio, random, "
+                          "pct, round-robin, exhaustive, relacy-random"));
+}
+
+/// How a position names the shard that wrote it: empty for a run that was not split.
+std::string shard_label(const Shard& shard) { return shard.whole() ? "" : shard.describe(); }
+
+/// Refuses a position that contradicts itself or the plan the earlier run's settings give its
+/// cell now: --resume goes on only from where that run could have stopped.
+void check_resume(const scenarios::ResumePoint& r, const scenarios::CellPlan& plan,
+                  const StrategySpec& strategy, const std::string& report,
+                  const std::string& cell) {
+  const auto refuse = [&](const std::string& what) {
+    throw UsageError(concat("--resume ", report, ": the position of cell ", cell, " ", what,
+                            "; resume the report as run wrote it, or run the cell again"));
+  };
+  const auto n = [](std::uint64_t v) { return std::to_string(v); };
+  if (r.shard != shard_label(plan.shard)) {
+    refuse(concat("was written by ", r.shard.empty() ? "an unsharded run" : "shard " + r.shard,
+                  ", but config.shard says ",
+                  plan.shard.whole() ? "the run was not split" : plan.shard.describe()));
+  }
+  if (r.executions_left == 0) {
+    refuse("has executions_left 0: a cell stopped with nothing left to run keeps no position");
+  }
+  const auto* sim = std::get_if<SimStrategySpec>(&strategy);
+  const auto* relacy = std::get_if<RelacySearch>(&strategy);
+  const bool by_prefix = sim != nullptr && sim->splits_by_prefix();
+  const bool numbered =
+      (sim != nullptr && !by_prefix) || (relacy != nullptr && relacy->takes_seed());
+  if (!by_prefix && !numbered) {
+    refuse(concat("is for ", describe(strategy), ", which never stops with one"));
+  }
+  if (by_prefix && (r.search.is_null() || r.next_execution)) {
+    refuse("must hold the exhaustive search's checkpoint (\"search\") and no next_execution");
+  }
+  if (numbered && (!r.next_execution || !r.search.is_null())) {
+    refuse(concat("must hold next_execution and no search checkpoint (", describe(strategy), ")"));
+  }
+  const auto [first, end] = plan.shard.range(plan.executions);
+  const std::uint64_t planned =
+      sim != nullptr ? sim->shard_executions(plan.shard, plan.executions) : end - first;
+  if (r.planned != planned) {
+    refuse(concat("has planned_executions ", n(r.planned), ", but its run's settings plan ",
+                  n(planned)));
+  }
+  if (r.executions_left > planned || r.executions_done != planned - r.executions_left) {
+    refuse(concat("has executions ", n(r.executions_done), " and executions_left ",
+                  n(r.executions_left), ", which do not add up to its planned_executions ",
+                  n(planned)));
+  }
+  if (r.next_execution) {
+    if (*r.next_execution != first + r.executions_done) {
+      refuse(concat("has next_execution ", n(*r.next_execution), ", but after ",
+                    n(r.executions_done), " executions from ", n(first), " the next is ",
+                    n(first + r.executions_done)));
+    }
+  }
+}
+
+/// Runs one planned cell and settles its verdict from how it stopped.
+CellResult run_cell(const PlannedCell& p) {
+  CellResult result = p.backend->run(p.cell, p.strategy, p.plan);
+  if (!result.position.is_null() && !p.plan.shard.whole()) {
+    result.position["shard"] = shard_label(p.plan.shard);
+  }
+  if (result.planned_executions == 0) result.planned_executions = p.plan.executions;
+  if (interrupt::requested() != 0 && result.verdict == Verdict::error) {
+    // A child that the signal reached first (syncstress-relacy before its handler is in).
+    result.stopped_by = StopReason::interrupted;
+  }
+  settle_verdict(result, p.plan.soak);
+  return result;
+}
+
+/// Relacy's random search runs the iterations from the seed on, numbered as 64-bit integers: a
+/// run that would pass 2^64-1 wraps around (and Relacy divides by zero when it lands on 0).
+void check_relacy_iterations(const StrategySpec& strategy, const scenarios::CellPlan& plan) {
+  const auto* search = std::get_if<RelacySearch>(&strategy);
+  constexpr std::uint64_t kLast = std::numeric_limits<std::uint64_t>::max();
+  // Relacy numbers iterations from 1; the seed is the first, and the last is seed + executions - 1.
+  if (search == nullptr || !search->takes_seed() || plan.seed <= kLast - (plan.executions - 1)) {
+    return;
+  }
+  throw UsageError(concat("--seed ", std::to_string(plan.seed), " with ",
+                          std::to_string(plan.executions),
+                          " executions: relacy-random runs Relacy's iterations from the seed on, "
+                          "and these would pass its last, 2^64-1; give a --seed of at most ",
+                          std::to_string(kLast - (plan.executions - 1))));
+}
+
+}  // namespace
+
+RunOutcome run_matrix(const RunConfig& config) {
+  // Resolve every cell before running any, so bad input fails before work starts.
+  std::vector<PlannedCell> planned;
+  // With one preset a named primitive must fit it; --all narrows every preset to those that do.
+  const bool each_named_must_fit = config.presets.size() == 1;
+  for (const auto& preset : config.presets) {
+    std::vector<const PrimitiveInfo*> named;
+    for (const auto* p : config.primitives) {
+      if (each_named_must_fit || fits(preset, *p)) named.push_back(p);
+    }
+    if (!config.primitives.empty() && named.empty()) continue;
+    const StrategySpec strategy = config.strategy ? *config.strategy : strategy_of(preset);
+    // A preset's own seed is simply unused where the strategy takes none; an explicit one is
+    // a mistake to point out.
+    if (config.seed && !takes_seed(strategy)) {
+      throw UsageError(concat("--seed ", std::to_string(*config.seed), ": ", describe(strategy),
+                              config.strategy ? "" : concat(" (scenario '", preset.name, "')"),
+                              " takes no seed: it runs the same executions whatever the seed. "
+                              "The schedules that take one: ",
+                              seeded_strategy_names()));
+    }
+    check_shardable(strategy, config);
+    const Backend& backend = backend_for(strategy);
+    const std::size_t planned_before = planned.size();
+    std::size_t finished_before = 0;  // --resume: cells the earlier run finished
+    check_relacy_iterations(strategy, plan_of(preset, config, strategy));
+    for (const auto* primitive : primitives_for(preset, named)) {
+      if (!backend.runs(*primitive, preset.family)) {
+        // Named on purpose: say why it cannot run. Otherwise it is simply not in the matrix.
+        if (!named.empty()) {
+          throw UsageError(concat("--primitive ", primitive->name, " does not run on ",
+                                  backend.platform(), " (", to_string(preset.family),
+                                  "); the primitives that do: ", backend.catalogue()));
+        }
+        continue;
+      }
+      auto plan = plan_of(preset, config, strategy);
+      if (!config.resume.empty()) {
+        const auto it = config.resume.find({std::string(primitive->name), preset.name});
+        if (it != config.resume.end() && !it->second) {
+          ++finished_before;
+          continue;
+        }
+        if (it != config.resume.end()) {
+          check_resume(*it->second, plan, strategy, config.resume_from,
+                       concat(primitive->name, " x ", preset.name));
+          plan.resume = it->second;
+        }
+      }
+      planned.push_back({scenarios::make_cell(preset, *primitive, config.overrides), strategy,
+                         &backend, std::move(plan)});
+    }
+    if (planned.size() == planned_before) {
+      // --all leaves out what does not run here; one scenario asked for says where it runs.
+      if (!each_named_must_fit || finished_before != 0) continue;
+      throw UsageError(concat("scenario '", preset.name, "' does not run on ", backend.platform(),
+                              ": no primitive runs its ", to_string(preset.family),
+                              " family there (see ", backend.catalogue(),
+                              "). Its schedules: ", schedules_for(preset, backend)));
+    }
+    // Its cells share their parameters and budget: the first stands for them all.
+    const auto& first = planned[planned_before];
+    try {
+      backend.check(first.cell, strategy, first.plan);
+    } catch (const UsageError& e) {
+      throw UsageError(
+          concat("scenario '", preset.name, "' does not run on ", backend.platform(),
+                 " as configured: ", e.what(),
+                 ". Change what it names (--set, --seed, --executions), or use a schedule of "
+                 "another platform: ",
+                 schedules_for(preset, backend)));
+    }
+  }
+  if (planned.empty() && config.resume.empty()) {
+    throw UsageError("no primitive fits the requested scenario(s); see `syncstress list`");
+  }
+  RunOutcome outcome;
+  for (const auto& p : planned) {
+    if (interrupt::requested() != 0) break;
+    if (config.verbosity == Verbosity::verbose) {
+      std::fprintf(stderr, "running %s on %s\n", p.cell.preset.name.c_str(),
+                   std::string(p.cell.primitive->name).c_str());
+    }
+    outcome.cells.push_back(run_cell(p));
+  }
+  outcome.interrupted_by = interrupt::requested();
+  outcome.cells_planned = planned.size();
+  return outcome;
+}
+
+}  // namespace syncstress::supervise
