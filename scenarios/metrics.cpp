@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 namespace syncstress::scenarios {
 namespace {
@@ -11,7 +12,79 @@ std::uint64_t rank_of(double q, std::uint64_t n) {
   return static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(n))) - 1;
 }
 
+/// Every metric a cell's "metrics" object holds, with its rule. A pattern's keys are separated
+/// by '.'; '*' stands for any one key. The first pattern that matches decides.
+struct MetricRule {
+  std::string_view pattern;
+  MetricMerge rule;
+};
+constexpr MetricRule kMetricRules[] = {
+    // Every cell: the cell loop's.
+    {"search_complete", MetricMerge::all},
+    {"claims_headline", MetricMerge::same},
+    // Metrics::to_json: the families' observations over the executions.
+    {"jain_fairness_index", MetricMerge::not_merged},
+    {"acquisitions", MetricMerge::sum},
+    {"wait_steps.max", MetricMerge::max},
+    {"wait_steps.*", MetricMerge::not_merged},  // p50, p90, p99
+    {"bypasses", MetricMerge::sum},
+    {"max_bypassed_in_one_wait", MetricMerge::max},
+    {"fifo_violations", MetricMerge::sum},
+    {"executions_breaking.*", MetricMerge::sum},
+    // The families' own numbers (Observations::numbers).
+    {"items_processed", MetricMerge::sum},
+    {"cancelled", MetricMerge::sum},
+    {"cancel_refused", MetricMerge::sum},
+    // An exhaustive search's (the sim backend).
+    {"exhaustive.reduction", MetricMerge::same},
+    {"exhaustive.executions_pruned", MetricMerge::sum},
+    {"exhaustive.distinct_traces", MetricMerge::sum},
+    {"exhaustive.distinct_traces_capped", MetricMerge::any},
+    {"exhaustive.executions_by_preemptions", MetricMerge::sum_each},
+    {"exhaustive.fewer_preemptions_executions", MetricMerge::sum},
+    // Relacy's.
+    {"platform", MetricMerge::same},
+    {"relacy_scheduler", MetricMerge::same},
+    {"execution_depth_limit", MetricMerge::same},
+    // Stress trials' (real threads).
+    {"stress.threads", MetricMerge::same},
+    {"stress.noise", MetricMerge::same},
+    {"stress.spurious_wakeups", MetricMerge::same},
+    {"stress.spurious_cas_failures", MetricMerge::same},
+    {"stress.first_trial_seed", MetricMerge::same},
+    {"stress.trial_seed_rule", MetricMerge::same},
+    {"stress.replayable", MetricMerge::same},
+    {"stress.trial_seconds", MetricMerge::sum},
+    {"stress.acquisitions_per_second", MetricMerge::not_merged},
+    {"stress.items_per_second", MetricMerge::not_merged},
+    {"stress.jain_fairness_index", MetricMerge::not_merged},
+    {"stress.acquisitions_per_actor", MetricMerge::sum_each},
+    {"stress.*.count", MetricMerge::sum},  // wait_ns and the victims' and others' waits
+    {"stress.*.max", MetricMerge::max},
+    {"stress.*.buckets", MetricMerge::histogram},
+    {"stress.*.*", MetricMerge::not_merged},  // p50, p99, p999
+};
+
+bool matches(std::string_view pattern, std::span<const std::string> path) {
+  for (const auto& key : path) {
+    const auto dot = pattern.find('.');
+    const std::string_view head = pattern.substr(0, dot);
+    if (head != "*" && head != key) return false;
+    if (dot == std::string_view::npos) return &key == &path.back();
+    pattern.remove_prefix(dot + 1);
+  }
+  return false;  // the pattern is longer than the path
+}
+
 }  // namespace
+
+std::optional<MetricMerge> metric_merge_rule(std::span<const std::string> path) {
+  if (path.empty()) return std::nullopt;
+  for (const auto& r : kMetricRules) {
+    if (matches(r.pattern, path)) return r.rule;
+  }
+  return std::nullopt;
+}
 
 std::uint64_t Metrics::wait_at_rank(std::uint64_t rank) const {
   std::uint64_t below = 0;  // waits shorter than the one looked at

@@ -5,7 +5,10 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "scenarios/finding.hpp"
@@ -47,5 +50,22 @@ class Metrics {
   double jain_sum_ = 0;
   std::uint64_t jain_count_ = 0;
 };
+
+/// How the values two parts of one cell give a metric combine into the whole cell's: the shards
+/// of a merged run, or a cell and its resumed continuation.
+enum class MetricMerge {
+  sum,         ///< counts: added
+  max,         ///< maxima: the larger
+  all,         ///< a flag true when every part's is
+  any,         ///< a flag true when some part's is
+  same,        ///< a setting: kept when the parts agree, left out when they differ
+  sum_each,    ///< a list of counts: added element by element, the shorter padded with zeros
+  histogram,   ///< [lower bound, count] pairs: the counts of equal lower bounds added
+  not_merged,  ///< percentiles, ratios, rates: the parts' values cannot make the whole's
+};
+
+/// The rule for the metric at `path`, its keys from the metrics object down (e.g. {"stress",
+/// "wait_ns", "p99"}): one per metric any backend writes. Nullopt for a path none writes.
+std::optional<MetricMerge> metric_merge_rule(std::span<const std::string> path);
 
 }  // namespace syncstress::scenarios

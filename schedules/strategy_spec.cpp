@@ -32,6 +32,11 @@ bool takes_seed(const StrategySpec& spec) {
   return std::visit([](const auto& s) { return s.takes_seed(); }, spec);
 }
 
+bool splits_by_prefix(const StrategySpec& spec) {
+  const auto* sim = std::get_if<SimStrategySpec>(&spec);
+  return sim != nullptr && sim->splits_by_prefix();
+}
+
 std::string seeded_strategy_names() {
   std::string out;
   for (const auto& info : all_strategies()) {

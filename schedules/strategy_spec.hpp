@@ -44,6 +44,10 @@ std::string describe(const StrategySpec& spec);
 /// relacy-bound, relacy-full) and round-robin run the same executions whatever the seed.
 bool takes_seed(const StrategySpec& spec);
 
+/// Whether `spec` splits its shards by prefix of one search tree (exhaustive), so that every shard
+/// plans the run's whole cap; the others split a range of executions (schedules/shard.hpp).
+bool splits_by_prefix(const StrategySpec& spec);
+
 /// The strategies that take a seed, comma-separated in catalogue order: "random, pct, ...".
 std::string seeded_strategy_names();
 

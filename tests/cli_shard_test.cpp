@@ -2,12 +2,15 @@
 // and the merge of their reports is the report of the unsharded run.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli_harness.hpp"
 #include "report_totals.hpp"
+#include "scenarios/metrics.hpp"
 
 namespace syncstress::testing {
 namespace {
@@ -84,6 +87,104 @@ TEST(CliShard, AViolationFoundUnshardedIsFoundByTheMergedShards) {
       {"run", "--scenario", "cancellation-during-resume", "--primitive", "mutex_part7",
        "--schedule", "exhaustive:preemptions=1", "--executions", "1000000"},
       1);
+}
+
+/// The paths of every metric below `value` (a leaf or a list ends a path).
+void metric_paths(const json& value, std::vector<std::string>& path,
+                  std::vector<std::vector<std::string>>& out) {
+  if (!value.is_object()) {
+    out.push_back(path);
+    return;
+  }
+  for (const auto& [key, v] : value.items()) {
+    path.push_back(key);
+    metric_paths(v, path, out);
+    path.pop_back();
+  }
+}
+
+TEST(CliShard, EveryMetricABackendWritesHasAMergeRule) {
+  TempDir dir;
+  // Each backend and each family that writes metrics of its own.
+  const std::vector<std::vector<std::string>> runs = {
+      {"--scenario", "mutex-fairness", "--primitive", "ticket_mutex", "--schedule", "random"},
+      {"--scenario", "cancellation-during-resume", "--primitive", "mutex_part7_cancel_handoff",
+       "--schedule", "random"},
+      {"--scenario", "work-queue-progress", "--primitive", "locked_work_queue", "--schedule",
+       "random"},
+      {"--scenario", "mutex-safety", "--primitive", "ticket_mutex", "--schedule", "exhaustive",
+       "--set", "actors=2", "--set", "rounds=1"},
+      {"--scenario", "shared-mutex-starvation", "--primitive", "shared_mutex_part9", "--schedule",
+       "stress"},
+      {"--scenario", "work-queue-progress", "--primitive", "locked_work_queue", "--schedule",
+       "stress"},
+      {"--scenario", "mutex-memory-model", "--primitive", "ticket_mutex", "--schedule",
+       "relacy-random"},
+  };
+  std::size_t checked = 0;
+  for (auto args : runs) {
+    args.insert(args.begin(), "run");
+    args.insert(args.end(), {"--executions", "20", "--quiet", "--out", "r.json"});
+    const auto r = run_cli(args, dir.path());
+    ASSERT_EQ(r.exit_code, 0) << args[2] << " " << args[6] << ": " << r.err;
+    std::vector<std::vector<std::string>> paths;
+    std::vector<std::string> path;
+    metric_paths(read_json(dir.path() / "r.json").at("cells")[0].at("metrics"), path, paths);
+    for (const auto& p : paths) {
+      std::string dotted;
+      for (const auto& key : p) dotted += (dotted.empty() ? "" : ".") + key;
+      EXPECT_TRUE(scenarios::metric_merge_rule(p).has_value())
+          << args[2] << " on " << args[6] << " writes " << dotted << ", which has no rule";
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 40u);
+}
+
+TEST(CliShard, MetricsMergeEachByItsOwnRule) {
+  // Two parts of a stress cell (as a resumed cell's would be joined): counts add, maxima take
+  // the larger, histograms add their buckets' counts, rates and percentiles are left out.
+  TempDir dir;
+  const auto wait = [](std::uint64_t count, std::uint64_t max, json buckets) {
+    return json{{"count", count}, {"p50", 10}, {"max", max}, {"buckets", buckets}};
+  };
+  json a = {{"search_complete", true},
+            {"acquisitions", 5},
+            {"executions_breaking", {{"deadlock", 1}}},
+            {"stress", {{"threads", 4}, {"wait_ns", wait(3, 70, {{8, 2}, {64, 1}})}}}};
+  json b = {{"search_complete", false},
+            {"acquisitions", 7},
+            {"jain_fairness_index", 0.9},
+            {"executions_breaking", {{"deadlock", 2}, {"fifo_handoff", 1}}},
+            {"stress", {{"threads", 4}, {"wait_ns", wait(4, 40, {{8, 1}, {16, 3}})}}}};
+  // Through merge: two shard reports of a random run whose metrics are replaced by a and b.
+  for (const auto* shard : {"1/2", "2/2"}) {
+    ASSERT_EQ(run_cli({"run", "--scenario", "mutex-safety", "--primitive", "ticket_mutex",
+                       "--schedule", "random", "--executions", "10", "--quiet", "--shard", shard,
+                       "--out", std::string("s") + shard[0] + ".json"},
+                      dir.path())
+                  .exit_code,
+              0);
+  }
+  for (const auto& [file, metrics] : {std::pair{"s1.json", a}, std::pair{"s2.json", b}}) {
+    json report = read_json(dir.path() / file);
+    report["cells"][0]["metrics"] = metrics;
+    std::ofstream(dir.path() / file) << report.dump();
+  }
+  const auto merged =
+      run_cli({"merge", "--quiet", "--out", "m.json", "s1.json", "s2.json"}, dir.path());
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  const json m = read_json(dir.path() / "m.json").at("cells")[0].at("metrics");
+  EXPECT_EQ(m["search_complete"], false);
+  EXPECT_EQ(m["acquisitions"], 12);
+  EXPECT_EQ(m["executions_breaking"], (json{{"deadlock", 3}, {"fifo_handoff", 1}}));
+  EXPECT_EQ(m["stress"]["threads"], 4);
+  EXPECT_EQ(m["stress"]["wait_ns"]["count"], 7);
+  EXPECT_EQ(m["stress"]["wait_ns"]["max"], 70);
+  EXPECT_EQ(m["stress"]["wait_ns"]["buckets"], (json{{8, 3}, {16, 3}, {64, 1}}));
+  EXPECT_FALSE(m["stress"]["wait_ns"].contains("p50"));
+  EXPECT_FALSE(m.contains("jain_fairness_index"));  // one part's index is not the whole's
+  EXPECT_EQ(m["not_merged"], (json{"jain_fairness_index", "stress.wait_ns.p50"}));
 }
 
 class CliShardInput : public ::testing::Test {

@@ -2,12 +2,18 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "report/report.hpp"
+#include "scenarios/metrics.hpp"
 #include "scenarios/outcome_json.hpp"
 #include "schedules/shard.hpp"
+#include "schedules/strategy_spec.hpp"
 #include "util/concat.hpp"
 #include "util/usage_error.hpp"
 
@@ -15,6 +21,8 @@ namespace syncstress::report {
 namespace {
 
 using json = nlohmann::json;
+using scenarios::metric_merge_rule;
+using scenarios::MetricMerge;
 
 [[noreturn]] void refuse(const std::string& what) { throw UsageError(concat("merge: ", what)); }
 
@@ -33,73 +41,170 @@ std::string cell_name(const json& cell) {
                 cell.at("schedule").get<std::string>(), ")");
 }
 
-/// Metrics that describe a distribution or a ratio: not the sum of the shards'.
-bool not_additive(const std::string& key) {
-  static const std::set<std::string> kKeys = {
-      "p50", "p90", "p99", "p99.9", "p999", "jain_fairness_index", "mean", "rate_per_second"};
-  return kKeys.count(key) != 0 || key.find("per_second") != std::string::npos ||
-         key.find("jain") != std::string::npos;
+/// A metric's path as "not_merged" names it: its keys joined by '.'.
+std::string dotted(const std::vector<std::string>& path) {
+  std::string out;
+  for (const auto& key : path) {
+    if (!out.empty()) out += '.';
+    out += key;
+  }
+  return out;
 }
 
-/// Adds metric `from` into `into` (same key, both present): counts add up, maxima take the
-/// larger, flags combine; what cannot be combined goes to `dropped`.
-void merge_metric(const std::string& key, json& into, const json& from,
-                  std::set<std::string>& dropped) {
-  if (not_additive(key)) {
-    dropped.insert(key);
+/// An integer as a count: nullopt for a negative one.
+std::optional<std::uint64_t> count_of(const json& n) {
+  if (n.is_number_unsigned()) return n.get<std::uint64_t>();
+  if (n.is_number_integer() && n.get<std::int64_t>() >= 0) {
+    return static_cast<std::uint64_t>(n.get<std::int64_t>());
+  }
+  return std::nullopt;
+}
+
+/// `a + b` for two counts: integers stay integers (nullopt past 2^64-1 or for a negative one),
+/// any other pair of numbers adds as doubles.
+std::optional<json> add_numbers(const json& a, const json& b) {
+  if (!a.is_number() || !b.is_number()) return std::nullopt;
+  if (a.is_number_integer() && b.is_number_integer()) {
+    const auto x = count_of(a), y = count_of(b);
+    if (!x || !y || *y > std::numeric_limits<std::uint64_t>::max() - *x) return std::nullopt;
+    return json(*x + *y);
+  }
+  return json(a.get<double>() + b.get<double>());
+}
+
+/// A histogram's [lower bound, count] pairs by lower bound; nullopt for anything else.
+std::optional<std::map<std::uint64_t, std::uint64_t>> histogram_of(const json& pairs) {
+  if (!pairs.is_array()) return std::nullopt;
+  std::map<std::uint64_t, std::uint64_t> out;
+  for (const auto& pair : pairs) {
+    if (!pair.is_array() || pair.size() != 2) return std::nullopt;
+    const auto lower = count_of(pair[0]), count = count_of(pair[1]);
+    if (!lower || !count) return std::nullopt;
+    auto& slot = out[*lower];
+    if (*count > std::numeric_limits<std::uint64_t>::max() - slot) return std::nullopt;
+    slot += *count;
+  }
+  return out;
+}
+
+/// `into` combined with `from` by `rule`; false when they cannot be (the rule keeps no whole
+/// value, the parts disagree on a setting, or a value is not of the rule's type).
+bool combine(MetricMerge rule, json& into, const json& from) {
+  switch (rule) {
+    case MetricMerge::sum: {
+      auto sum = add_numbers(into, from);
+      if (!sum) return false;
+      into = std::move(*sum);
+      return true;
+    }
+    case MetricMerge::max:
+      if (!into.is_number() || !from.is_number()) return false;
+      if (from.get<double>() > into.get<double>()) into = from;
+      return true;
+    case MetricMerge::all:
+    case MetricMerge::any:
+      if (!into.is_boolean() || !from.is_boolean()) return false;
+      into = rule == MetricMerge::all ? into.get<bool>() && from.get<bool>()
+                                      : into.get<bool>() || from.get<bool>();
+      return true;
+    case MetricMerge::same:
+      return into == from;
+    case MetricMerge::sum_each: {
+      if (!into.is_array() || !from.is_array()) return false;
+      while (into.size() < from.size()) into.push_back(0);
+      for (std::size_t i = 0; i < from.size(); ++i) {
+        auto sum = add_numbers(into[i], from[i]);
+        if (!sum) return false;
+        into[i] = std::move(*sum);
+      }
+      return true;
+    }
+    case MetricMerge::histogram: {
+      auto counts = histogram_of(into);
+      const auto more = histogram_of(from);
+      if (!counts || !more) return false;
+      for (const auto& [lower, count] : *more) {
+        if (count > std::numeric_limits<std::uint64_t>::max() - (*counts)[lower]) return false;
+        (*counts)[lower] += count;
+      }
+      into = json::array();
+      for (const auto& [lower, count] : *counts) into.push_back({lower, count});
+      return true;
+    }
+    case MetricMerge::not_merged:
+      return false;
+  }
+  return false;
+}
+
+/// A metric only one part has: kept as that part's, unless no whole value can be made of it.
+void one_sided(std::vector<std::string>& path, const json& value, std::set<std::string>& dropped) {
+  if (value.is_object()) {
+    for (const auto& [key, v] : value.items()) {
+      path.push_back(key);
+      one_sided(path, v, dropped);
+      path.pop_back();
+    }
     return;
   }
-  if (key == "search_complete") {
-    into = into.get<bool>() && from.get<bool>();
-  } else if (key == "distinct_traces_capped") {
-    into = into.get<bool>() || from.get<bool>();
-  } else if (into.is_object() && from.is_object()) {
-    for (const auto& [k, v] : from.items()) {
-      if (!into.contains(k)) {
-        into[k] = v;
+  const auto rule = metric_merge_rule(path);
+  if (!rule || *rule == MetricMerge::not_merged) dropped.insert(dotted(path));
+}
+
+/// Combines the metrics at `path` of two parts, each by its own rule (metric_merge_rule); the
+/// paths of those that cannot be combined go to `dropped`.
+void merge_metric(std::vector<std::string>& path, json& into, const json& from,
+                  std::set<std::string>& dropped) {
+  if (into.is_object() && from.is_object()) {
+    for (const auto& [key, v] : into.items()) {
+      if (from.contains(key)) continue;
+      path.push_back(key);
+      one_sided(path, v, dropped);
+      path.pop_back();
+    }
+    for (const auto& [key, v] : from.items()) {
+      path.push_back(key);
+      if (into.contains(key)) {
+        merge_metric(path, into[key], v, dropped);
       } else {
-        merge_metric(k, into[k], v, dropped);
+        into[key] = v;
+        one_sided(path, v, dropped);
       }
+      path.pop_back();
     }
-  } else if (into.is_array() && from.is_array() && into.size() == from.size()) {
-    for (std::size_t i = 0; i < into.size(); ++i) merge_metric(key, into[i], from[i], dropped);
-  } else if (key == "executions_by_preemptions" && into.is_array() && from.is_array()) {
-    // Counts by preemptions: the longer list has entries the shorter one lacks.
-    while (into.size() < from.size()) into.push_back(0);
-    for (std::size_t i = 0; i < from.size(); ++i) {
-      into[i] = into[i].get<std::uint64_t>() + from[i].get<std::uint64_t>();
-    }
-  } else if (into.is_number_integer() && from.is_number_integer()) {
-    if (key.rfind("max", 0) == 0) {
-      into = std::max(into.get<std::int64_t>(), from.get<std::int64_t>());
-    } else {
-      into = into.get<std::int64_t>() + from.get<std::int64_t>();
-    }
-  } else if (into.is_number() && from.is_number() && key.rfind("max", 0) == 0) {
-    into = std::max(into.get<double>(), from.get<double>());
-  } else if (into != from) {
-    dropped.insert(key);
+    return;
   }
+  const auto rule = metric_merge_rule(path);
+  if (!rule || !combine(*rule, into, from)) dropped.insert(dotted(path));
 }
 
-/// Removes the dropped keys wherever they occur.
-void erase_keys(json& metrics, const std::set<std::string>& keys) {
-  if (!metrics.is_object()) return;
-  for (const auto& k : keys) metrics.erase(k);
-  for (auto& [k, v] : metrics.items()) erase_keys(v, keys);
+/// Removes the metric at dotted path `path`.
+void erase_path(json& metrics, std::string_view path) {
+  json* at = &metrics;
+  for (std::size_t dot; (dot = path.find('.')) != std::string_view::npos;) {
+    if (!at->is_object()) return;
+    const auto it = at->find(std::string(path.substr(0, dot)));
+    if (it == at->end()) return;
+    at = &*it;
+    path.remove_prefix(dot + 1);
+  }
+  if (at->is_object()) at->erase(std::string(path));
 }
 
-/// `into` plus `from`'s metrics, with what cannot be added up left out and named in
-/// "not_merged" (with what either side had left out already).
+/// `into` plus `from`'s metrics, each by its rule, with what cannot be combined left out and
+/// its path named in "not_merged" (with what either side had left out already).
 json add_metrics(json into, json from) {
   std::set<std::string> dropped;
   for (json* m : {&into, &from}) {
     if (!m->contains("not_merged")) continue;
-    for (const auto& k : m->at("not_merged")) dropped.insert(k.get<std::string>());
+    for (const auto& k : m->at("not_merged")) {
+      if (k.is_string()) dropped.insert(k.get<std::string>());
+    }
     m->erase("not_merged");
   }
-  merge_metric("metrics", into, from, dropped);
-  erase_keys(into, dropped);
+  std::vector<std::string> path;
+  merge_metric(path, into, from, dropped);
+  for (const auto& p : dropped) erase_path(into, p);
   if (!dropped.empty()) {
     into["not_merged"] = std::vector<std::string>(dropped.begin(), dropped.end());
   }
@@ -112,6 +217,16 @@ CellResult read_cell(const json& cell, const std::filesystem::path& path) {
     return cell_result_from_json(cell);
   } catch (const json::exception&) {
     refuse(concat(path.string(), ": a cell is not as syncstress run writes it"));
+  }
+}
+
+/// The strategy a cell's schedule column names; a cell whose column names none is refused.
+StrategySpec schedule_of(const CellResult& cell, const std::filesystem::path& path) {
+  try {
+    return parse_strategy_spec(cell.schedule);
+  } catch (const StrategyError&) {
+    refuse(concat(path.string(), ": cell ", cell.primitive, " x ", cell.scenario,
+                  " names no strategy in its schedule column"));
   }
 }
 
@@ -150,8 +265,10 @@ json merge_cell(const std::vector<const ShardReport*>& shards, std::size_t c) {
     if (out.error.empty()) out.error = cell.error;
     metrics = add_metrics(std::move(metrics), cell.metrics);
   }
-  // An exhaustive search plans the same cap in every shard; a seeded one its own range.
-  if (metrics.contains("exhaustive")) out.planned_executions = planned_max;
+  // A search split by prefix plans the same cap in every shard; a seeded one its own range.
+  if (splits_by_prefix(schedule_of(out, shards.front()->path))) {
+    out.planned_executions = planned_max;
+  }
   out.metrics = std::move(metrics);
   // Each shard stopped at its own position: resume the shard reports, then merge them.
   out.position = nullptr;

@@ -137,7 +137,7 @@ void check_resume(const scenarios::ResumePoint& r, const scenarios::CellPlan& pl
   }
   const auto* sim = std::get_if<SimStrategySpec>(&strategy);
   const auto* relacy = std::get_if<RelacySearch>(&strategy);
-  const bool by_prefix = sim != nullptr && sim->splits_by_prefix();
+  const bool by_prefix = splits_by_prefix(strategy);
   const bool numbered =
       (sim != nullptr && !by_prefix) || (relacy != nullptr && relacy->takes_seed());
   if (!by_prefix && !numbered) {
