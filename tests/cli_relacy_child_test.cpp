@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "schedules/relacy_strategies.hpp"
 #include "tests/cli_harness.hpp"
 
 namespace syncstress {
@@ -30,6 +31,12 @@ json run_child(const std::vector<std::string>& args, int expected_exit = 0) {
   EXPECT_EQ(r.exit_code, expected_exit) << r.out << r.err;
   if (r.exit_code != 0) return nullptr;
   return json::parse(r.out);
+}
+
+/// Relacy's own state string in a violation's schedule (rl1.<search>.<state>), which `replay
+/// --state` takes.
+std::string state_of(const json& violation) {
+  return parse_relacy_schedule_string(violation.at("schedule").get<std::string>()).state;
 }
 
 std::vector<std::string> cell(const std::string& primitive, const std::string& search,
@@ -57,9 +64,9 @@ TEST(RelacyChild, AFailingStateReplaysTheSameViolationWithTheSameTrace) {
     const json found = run_child(cell("planted_relaxed_unlock_mutex", search, "20000"));
     ASSERT_EQ(found["verdict"], "fail");
     const json& v = found["violations"][0];
-    const json again = run_child({"replay", "--family", "safety", "--kind", "mutex", "--primitive",
-                                  "planted_relaxed_unlock_mutex", "--search", search, "--state",
-                                  v["schedule"].get<std::string>()});
+    const json again =
+        run_child({"replay", "--family", "safety", "--kind", "mutex", "--primitive",
+                   "planted_relaxed_unlock_mutex", "--search", search, "--state", state_of(v)});
     ASSERT_EQ(again["verdict"], "fail") << search << again.dump();
     EXPECT_EQ(again["executions"], 1u);
     EXPECT_EQ(again["violations"][0]["property"], v["property"]);
@@ -134,8 +141,7 @@ TEST(RelacyChild, TheRandomSearchRunsExactlyItsIterationsFromItsStart) {
   EXPECT_EQ(out["executions"], 2u);
   EXPECT_EQ(out["stopped_by"], "violation");
   // Relacy's state: the iteration, then the scheduler's state (none for the random one).
-  EXPECT_EQ(std::stoull(out["violations"][0]["schedule"].get<std::string>()), 1001u)
-      << out["violations"][0]["schedule"];
+  EXPECT_EQ(std::stoull(state_of(out["violations"][0])), 1001u) << out["violations"][0]["schedule"];
 }
 
 TEST(RelacyChild, AViolationInTheLastIterationOfACappedSearchIsReported) {
@@ -287,7 +293,7 @@ TEST(RelacyChild, AWellFormedPathThatDoesNotFitTheCellIsBadInputNotACrash) {
   // A real failing path of one primitive, replayed on another.
   const json found = run_child(cell("planted_relaxed_unlock_mutex", "full", "20000"));
   ASSERT_EQ(found["verdict"], "fail");
-  const auto state = found["violations"][0]["schedule"].get<std::string>();
+  const auto state = state_of(found["violations"][0]);
   expect_bad_input(replay("ticket_mutex", "full", state), "the schedule does not fit this cell");
 }
 

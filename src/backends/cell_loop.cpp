@@ -31,14 +31,19 @@ void settle(CellResult& out, TrialSource& source, const LoopPlan& plan, Found& f
   // Only a complete search makes a pass a proof (for its bounds); say which it was.
   out.metrics["search_complete"] = found.complete;
   source.finish(out.metrics);
-  out.metrics["claims_headline"] = plan.claims_headline;
-  if (out.verdict == Verdict::pass && (!plan.claims_headline || found.any_unclaimed_break)) {
-    out.verdict = Verdict::measured;
-    if (found.evidence) out.violations.push_back(std::move(*found.evidence));
-  }
+  settle_claims(out, plan.claims_headline, found.any_unclaimed_break, std::move(found.evidence));
 }
 
 }  // namespace
+
+void settle_claims(CellResult& out, bool claims_headline, bool headline_broken_unclaimed,
+                   std::optional<Violation> evidence) {
+  out.metrics["claims_headline"] = claims_headline;
+  if (out.verdict == Verdict::pass && (!claims_headline || headline_broken_unclaimed)) {
+    out.verdict = Verdict::measured;
+    if (evidence) out.violations.push_back(std::move(*evidence));
+  }
+}
 
 void run_cell_loop(CellResult& out, TrialSource& source, const LoopPlan& plan,
                    ExecutionWatch& watch) {

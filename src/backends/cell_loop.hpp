@@ -69,6 +69,12 @@ struct LoopPlan {
   bool claims_headline = false;
 };
 
+/// The claimed-or-measured rule, once a cell's trials are over: a cell that passed is measured
+/// when the primitive does not claim the family's headline property or some trial broke it
+/// unclaimed, and then keeps `evidence`, the first such break. Records the claim in the metrics.
+void settle_claims(CellResult& out, bool claims_headline, bool headline_broken_unclaimed,
+                   std::optional<Violation> evidence);
+
 /// Runs `source`'s trials under `plan` into `out` (a cell's identity): verdict, stop reason,
 /// executions, steps, planned executions, elapsed seconds, violations, position and metrics.
 void run_cell_loop(CellResult& out, TrialSource& source, const LoopPlan& plan,

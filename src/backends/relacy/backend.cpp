@@ -2,8 +2,11 @@
 // program (program.hpp), which is a child process already.
 #include "backends/backend.hpp"
 
+#include <optional>
+#include <utility>
 #include <variant>
 
+#include "backends/cell_loop.hpp"
 #include "backends/relacy/program.hpp"
 
 namespace syncstress::supervise {
@@ -60,7 +63,6 @@ class RelacyBackend final : public Backend {
     relacy::check_cell(planned_spec(cell, strategy, plan));
   }
 
-  /// A broken property the primitive does not claim makes the cell measured, as on sim.
   CellResult run(const scenarios::Cell& cell, const StrategySpec& strategy,
                  const scenarios::CellPlan& plan) const override {
     const auto spec = planned_spec(cell, strategy, plan);
@@ -76,10 +78,17 @@ class RelacyBackend final : public Backend {
     out.primitive = identity.primitive;
     out.scenario = identity.scenario;
     out.parameters = identity.parameters;
+    // Relacy stops at its first break: where the primitive does not claim the headline
+    // property, that break is the evidence of a measured cell, as on sim.
     const bool headline = cell.claims_headline();
-    out.metrics["claims_headline"] = headline;
-    if (!headline && out.verdict == Verdict::fail) out.verdict = Verdict::measured;
-    if (!headline && out.verdict == Verdict::pass) out.verdict = Verdict::measured;
+    const bool unclaimed_break = !headline && out.verdict == Verdict::fail;
+    std::optional<Violation> evidence;
+    if (unclaimed_break) {
+      if (!out.violations.empty()) evidence = std::move(out.violations.front());
+      out.violations.clear();
+      out.verdict = Verdict::pass;
+    }
+    scenarios::settle_claims(out, headline, unclaimed_break, std::move(evidence));
     for (auto& v : out.violations) {
       if (v.replay_command.empty()) v.replay_command = cell.replay_command(v.schedule);
     }

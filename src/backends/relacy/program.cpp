@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -63,14 +64,15 @@ json ask(const std::vector<std::string>& arguments, double timeout, std::string&
   }
 }
 
-/// A violation as syncstress-relacy writes it, its schedule Relacy's own state string.
-Violation violation_from(const json& v, RelacyScheduler scheduler) {
-  Violation out = violation_from_json(v);
-  out.schedule = relacy_schedule_string(scheduler, out.schedule);
-  out.shrink = ShrinkNote{.skipped =
-                              "a Relacy schedule is reported as Relacy found it (only sim "
-                              "counterexamples are shrunk)"};
-  return out;
+/// syncstress-relacy's cell, read through the codec; an error text in `error` for one that is
+/// not a cell.
+std::optional<CellResult> read_cell(const json& answer, std::string& error) {
+  try {
+    return cell_result_from_json(answer);
+  } catch (const json::exception&) {
+    error = "syncstress-relacy answered something other than a cell";
+    return std::nullopt;
+  }
 }
 
 /// Only the random search has a first iteration to choose; the others ignore the seed.
@@ -147,7 +149,6 @@ CellResult run_cell(const CellSpec& spec) {
   CellResult out;
   out.schedule = spec.search.describe();
   const auto argv = cell_arguments(spec);
-  const std::uint64_t start = first_iteration(spec);
   out.planned_executions = spec.iterations;
   out.stopped_by = StopReason::error;
   const auto started = std::chrono::steady_clock::now();
@@ -160,27 +161,18 @@ CellResult run_cell(const CellSpec& spec) {
     out.error = error;
     return out;
   }
-  try {
-    const auto verdict = verdict_from_string(cell.at("verdict").get<std::string>());
-    if (!verdict) throw std::invalid_argument("unknown verdict");
-    out.verdict = *verdict;
-    out.executions = cell.value("executions", std::uint64_t{0});
-    const auto stopped_by = stop_reason_from_string(cell.at("stopped_by").get<std::string>());
-    if (!stopped_by) throw std::invalid_argument("unknown stopped_by");
-    out.stopped_by = *stopped_by;
-    if (cell.contains("metrics")) out.metrics = cell["metrics"];
-    out.error = cell.value("error", std::string());
-    if (cell.contains("violations")) {
-      for (const auto& v : cell["violations"]) {
-        out.violations.push_back(violation_from(v, spec.search.scheduler));
-        out.violations.back().seed = start;
-      }
-    }
-  } catch (const std::exception& e) {
+  const auto got = read_cell(cell, error);
+  if (!got) {
     out.verdict = Verdict::error;
-    out.stopped_by = StopReason::error;
-    out.error = std::string("syncstress-relacy's answer lacks a field: ") + e.what();
+    out.error = error;
+    return out;
   }
+  out.verdict = got->verdict;
+  out.executions = got->executions;
+  out.stopped_by = got->stopped_by;
+  out.metrics = got->metrics;
+  out.error = got->error;
+  out.violations = got->violations;
   out.metrics["platform"] = "relacy";
   return out;
 }
@@ -195,13 +187,15 @@ ReplayOutcome replay(const CellSpec& spec, const RelacySchedule& schedule,
   std::string error;
   const json cell = ask(argv, spec.timeout_seconds, error);
   if (!error.empty()) throw std::runtime_error(error);
-  if (cell.value("stopped_by", std::string()) == "interrupted") {
+  const auto got = read_cell(cell, error);
+  if (!got) throw std::runtime_error(error);
+  if (got->stopped_by == StopReason::interrupted) {
     // Stopped before its iteration ran: that it broke nothing would be no finding.
     throw std::runtime_error("syncstress-relacy was interrupted before the replay ran");
   }
   ReplayOutcome out;
-  if (cell.contains("violations") && !cell["violations"].empty()) {
-    out.violation = violation_from(cell["violations"][0], schedule.scheduler);
+  if (!got->violations.empty()) {
+    out.violation = got->violations.front();
     out.violation->schedule = text;
     out.trace = out.violation->trace;
   }

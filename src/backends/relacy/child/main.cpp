@@ -8,8 +8,9 @@
 //   list                          [{primitive, kind, families}] for every primitive it runs
 //   cell   --family F --kind K --primitive P --search random|bound|full [--context-bound B]
 //          [--iterations N] [--start K] [--time-budget S] [--set key=value]...
-//                                 one cell: {verdict, executions, stopped_by, elapsed_seconds,
-//                                 metrics, violations: [{property, message, schedule, trace}]}
+//                                 one cell, as scenarios/outcome_json.hpp writes a CellResult:
+//                                 verdict, executions, stopped_by, metrics, violations (each
+//                                 with its rl1. schedule and Relacy's history as its trace)
 //   cell ... --check              checks the arguments as `cell` does, answers {}, runs nothing
 //   replay (the cell's flags) --state STATE
 //                                 re-runs the iteration a failing cell reported, with its
@@ -17,10 +18,10 @@
 //                                 fit the cell (schedules/relacy_strategies.hpp, tree_guard.hpp)
 //                                 is bad input
 //
-// `schedule` is Relacy's own state string for the failing iteration ("<iteration> <scheduler
-// state>"); Relacy re-runs a failing iteration with its history before it answers and stops
-// if the re-run does not fail the same way, so every reported failure has been replayed once.
-// Bad input: a message on stderr, exit 2, nothing on stdout.
+// A violation's `schedule` is rl1.<search>.<Relacy's state string for the failing iteration>
+// (schedules/relacy_strategies.hpp); Relacy re-runs a failing iteration with its history before it
+// answers and stops if the re-run does not fail the same way, so every reported failure has been
+// replayed once. Bad input: a message on stderr, exit 2, nothing on stdout.
 //
 // `executions` counts the iterations run; `stopped_by` says why the search ended: "executions"
 // (the planned iterations ran), "exhausted" (a bound or full search covered its whole space),
@@ -41,6 +42,7 @@
 #include <vector>
 
 #include "backends/relacy/child/registry.hpp"
+#include "scenarios/outcome_json.hpp"
 #include "schedules/relacy_strategies.hpp"
 #include "util/concat.hpp"
 
@@ -226,6 +228,7 @@ int run(int argc, char** argv) {
     Search s;
     // CLI::IsMember above let only Relacy's three names through.
     const RelacyScheduler parsed = *parse_relacy_scheduler(scheduler);
+    s.scheduler = parsed;
     s.type = parsed == RelacyScheduler::full    ? rl::sched_full
              : parsed == RelacyScheduler::bound ? rl::sched_bound
                                                 : rl::sched_random;
@@ -257,17 +260,12 @@ int run(int argc, char** argv) {
                  std::to_string(std::numeric_limits<std::uint64_t>::max() - (iterations - 1)),
                  " at most"));
     }
-    json out = json::object();
     if (check_only) {
-      std::cout << out.dump() << '\n';
+      std::cout << json::object().dump() << '\n';
       return 0;
     }
-    if (it->second.pooled) {
-      search_pooled(s, out);
-    } else {
-      search_actors(s, out);
-    }
-    std::cout << out.dump() << '\n';
+    const CellResult out = it->second.pooled ? search_pooled(s) : search_actors(s);
+    std::cout << to_json(out).dump() << '\n';
     return 0;
   } catch (const UsageError& e) {
     std::cerr << "syncstress-relacy: " << e.what() << '\n';

@@ -21,13 +21,16 @@
 #include <streambuf>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "primitives/all.hpp"
 #include "primitives/catalog.hpp"
 #include "scenarios/bind_body.hpp"
 #include "scenarios/family.hpp"
+#include "scenarios/outcome.hpp"
 #include "scenarios/params.hpp"
+#include "schedules/relacy_strategies.hpp"
 #include "util/usage_error.hpp"
 // Last: it includes platform/relacy.hpp (see there).
 #include "backends/relacy/child/on_relacy.hpp"
@@ -43,7 +46,8 @@ using scenarios::Params;
 
 /// One search, as the command line asks for it.
 struct Search {
-  rl::scheduler_type_e type = rl::sched_random;
+  RelacyScheduler scheduler = RelacyScheduler::random;
+  rl::scheduler_type_e type = rl::sched_random;  ///< Relacy's name for `scheduler`
   unsigned context_bound = 1;
   std::uint64_t iterations = 1000;
   std::uint64_t start = 0;
@@ -169,11 +173,8 @@ inline std::string describe_race(const std::vector<std::string>& history) {
   return text;
 }
 
-/// Runs one search of test T; fills `out` (the cell's JSON).
-template <class T>
-inline void search(const Search& s, json& out) {
-  HistoryBuffer history;
-  std::ostream log(&history);
+/// Relacy's parameters for search `s`, its history and progress written to `log`.
+inline rl::test_params test_params_for(const Search& s, std::ostream& log) {
   rl::test_params p;
   p.output_stream = &log;
   p.progress_stream = &log;
@@ -195,6 +196,90 @@ inline void search(const Search& s, json& out) {
     p.iteration_count = first + (s.iterations - 1);
     if (s.start != 0) p.initial_state = std::to_string(s.start);
   }
+  return p;
+}
+
+/// What Relacy printed for a failing iteration: its first line is the result ("data race
+/// detected", "user assert failed (text)", ...), then the execution history, one line per step.
+struct PrintedFailure {
+  std::string result;
+  std::vector<std::string> history;  ///< without template arguments, addresses numbered
+};
+
+inline PrintedFailure read_printed_failure(const std::string& printed,
+                                           const std::string& test_name) {
+  PrintedFailure out;
+  AddressNames names;
+  std::istringstream in(printed);
+  bool in_history = false;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("execution history", 0) == 0) {
+      in_history = true;
+      continue;
+    }
+    if (in_history) {
+      if (line.empty()) break;
+      out.history.push_back(names.rewrite(without_template_arguments(line)));
+    } else if (out.result.empty() && !line.empty() && line.find("iteration") != 0 &&
+               line != test_name) {
+      out.result = line;
+    }
+  }
+  return out;
+}
+
+/// The property a failed search broke and its message: a family's typed finding, or what
+/// Relacy itself saw (a race, a deadlock, a livelock, the platform's own checks by their text:
+/// "user assert failed (relacy_limit: ...)").
+inline std::pair<std::string, std::string> broken_property(
+    rl::test_result_e result, const PrintedFailure& printed,
+    const scenarios::RelacyFindingRecord& finding) {
+  std::string message = printed.result.empty() ? rl::test_result_str(result) : printed.result;
+  switch (result) {
+    case rl::test_result_data_race:
+      return {"data_race", describe_race(printed.history)};
+    case rl::test_result_deadlock:
+      return {"no_lost_wakeups", message};
+    case rl::test_result_livelock:
+      return {"livelock", message};
+    case rl::test_result_user_assert_failed: {
+      if (finding.present) return {finding.property, finding.message};
+      const auto open = message.find('(');
+      if (open != std::string::npos && message.back() == ')') {
+        message = message.substr(open + 1, message.size() - open - 2);
+      }
+      const auto colon = message.find(':');
+      if (colon != std::string::npos) return {message.substr(0, colon), message};
+      return {"memory_model", message};
+    }
+    default:
+      return {"memory_model", message};
+  }
+}
+
+/// Why a search that broke nothing ended: a limit it met, or its own end (a bound or full
+/// search that covered its space, a random one that ran its iterations).
+inline StopReason stop_reason_of(const Search& s, Relacy::SearchStop stop) {
+  switch (stop) {
+    case Relacy::SearchStop::deadline:
+      return StopReason::time_budget;
+    case Relacy::SearchStop::interrupt:
+      return StopReason::interrupted;
+    case Relacy::SearchStop::cap:
+    case Relacy::SearchStop::none:
+      break;
+  }
+  return s.type != rl::sched_random && stop == Relacy::SearchStop::none ? StopReason::exhausted
+                                                                        : StopReason::executions;
+}
+
+/// Runs one search of test T: the cell as the typed codec carries it to the CLI (verdict, stop
+/// reason, iterations run, Relacy's metrics, the violation with its schedule and history).
+template <class T>
+inline CellResult search(const Search& s) {
+  HistoryBuffer history;
+  std::ostream log(&history);
+  rl::test_params p = test_params_for(s, log);
   // A replay runs one iteration; a bound or full search at most --iterations (Relacy stops the
   // random one itself).
   Relacy::SearchLimits limits;
@@ -207,6 +292,9 @@ inline void search(const Search& s, json& out) {
   tree_divergence() = {};
   const auto started = std::chrono::steady_clock::now();
   rl::simulate<T>(p);
+  CellResult out;
+  out.schedule = std::string(to_string(s.scheduler));
+  out.planned_executions = s.iterations;
   if (tree_divergence().diverged) {
     if (!s.state.empty()) {
       throw UsageError(
@@ -214,101 +302,52 @@ inline void search(const Search& s, json& out) {
           " (same scenario, primitive and --set values as the recorded run?)");
     }
     // A search that leaves the path it built itself: the test is not deterministic.
-    out["verdict"] = "error";
-    out["error"] = "Relacy's search diverged from its own tree (" + tree_divergence().describe() +
-                   "): the test is not deterministic, a bug in syncstress";
-    out["executions"] = 0;
-    out["violations"] = json::array();
-    return;
+    out.verdict = Verdict::error;
+    out.stopped_by = StopReason::error;
+    out.error = "Relacy's search diverged from its own tree (" + tree_divergence().describe() +
+                "): the test is not deterministic, a bug in syncstress";
+    return out;
   }
-  out["elapsed_seconds"] =
+  out.elapsed_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const auto stop = Relacy::search_stop();
   const bool stopped = p.test_result == rl::test_result_until_condition_hit;
   const bool failed = p.test_result != rl::test_result_success && !stopped;
   // The iteration a limit stopped never ran.
-  out["executions"] = Relacy::iterations_begun() - (stop != Relacy::SearchStop::none ? 1 : 0);
-  out["metrics"] = {{"relacy_scheduler", rl::format(s.type)},
-                    {"execution_depth_limit", p.execution_depth_limit},
-                    {"search_complete", false}};
+  out.executions = Relacy::iterations_begun() - (stop != Relacy::SearchStop::none ? 1 : 0);
+  out.metrics = {{"relacy_scheduler", rl::format(s.type)},
+                 {"execution_depth_limit", p.execution_depth_limit},
+                 {"search_complete", false}};
   if (!failed) {
-    out["verdict"] = "pass";
-    out["violations"] = json::array();
+    out.verdict = Verdict::pass;
+    out.stopped_by = stop_reason_of(s, stop);
     // A bound or full search that ended on its own covered every schedule in its bounds.
-    const bool exhausted = s.type != rl::sched_random && stop == Relacy::SearchStop::none;
-    out["metrics"]["search_complete"] = exhausted;
-    out["stopped_by"] = stop == Relacy::SearchStop::deadline    ? "time_budget"
-                        : stop == Relacy::SearchStop::interrupt ? "interrupted"
-                        : exhausted                             ? "exhausted"
-                                                                : "executions";
-    return;
+    out.metrics["search_complete"] = out.stopped_by == StopReason::exhausted;
+    return out;
   }
-  // The history Relacy printed for the failing iteration: its first line is the result
-  // ("data race detected", "user assert failed (text)", ...), then the execution history.
-  std::vector<std::string> lines;
-  AddressNames names;
-  std::string line;
-  std::istringstream in(history.str());
-  std::string result;
-  bool in_history = false;
-  while (std::getline(in, line)) {
-    if (line.rfind("execution history", 0) == 0) {
-      in_history = true;
-      continue;
-    }
-    if (in_history) {
-      if (line.empty()) break;
-      lines.push_back(names.rewrite(without_template_arguments(line)));
-    } else if (result.empty() && !line.empty() && line.find("iteration") != 0 &&
-               line != p.test_name.c_str()) {
-      result = line;
-    }
-  }
-  std::string property = "memory_model";
-  std::string message = result.empty() ? rl::test_result_str(p.test_result) : result;
-  switch (p.test_result) {
-    case rl::test_result_data_race:
-      property = "data_race";
-      message = describe_race(lines);
-      break;
-    case rl::test_result_deadlock:
-      property = "no_lost_wakeups";
-      break;
-    case rl::test_result_livelock:
-      property = "livelock";
-      break;
-    case rl::test_result_user_assert_failed: {
-      // A family's check left its typed finding; only the platform's own checks (its limits,
-      // an actor's exception) are known by their text: "user assert failed (relacy_limit: ...)".
-      if (finding.present) {
-        property = finding.property;
-        message = finding.message;
-        break;
-      }
-      const auto open = message.find('(');
-      if (open != std::string::npos && message.back() == ')') {
-        message = message.substr(open + 1, message.size() - open - 2);
-      }
-      const auto colon = message.find(':');
-      if (colon != std::string::npos) property = message.substr(0, colon);
-      break;
-    }
-    default:
-      break;
-  }
+  const PrintedFailure printed = read_printed_failure(history.str(), p.test_name.c_str());
+  auto [property, message] = broken_property(p.test_result, printed, finding);
   if (property == "relacy_limit") {
-    out["verdict"] = "error";
-    out["stopped_by"] = "error";
-    out["error"] = message;
-    out["violations"] = json::array();
-    return;
+    out.verdict = Verdict::error;
+    out.stopped_by = StopReason::error;
+    out.error = std::move(message);
+    return out;
   }
-  out["verdict"] = "fail";
-  out["stopped_by"] = "violation";
+  out.verdict = Verdict::fail;
+  out.stopped_by = StopReason::violation;
   std::string state = s.state.empty() ? std::string(p.final_state.c_str()) : s.state;
   while (!state.empty() && state.back() == ' ') state.pop_back();
-  out["violations"] = json::array(
-      {json{{"property", property}, {"message", message}, {"schedule", state}, {"trace", lines}}});
+  Violation v;
+  v.property = std::move(property);
+  v.message = std::move(message);
+  v.seed = s.start;
+  v.schedule = relacy_schedule_string(s.scheduler, state);
+  v.trace = printed.history;
+  v.shrink = ShrinkNote{.skipped =
+                            "a Relacy schedule is reported as Relacy found it (only sim "
+                            "counterexamples are shrunk)"};
+  out.violations.push_back(std::move(v));
+  return out;
 }
 
 /// What the current search runs: set before rl::simulate, read by the test's thread.
@@ -344,8 +383,8 @@ constexpr std::size_t kActorThreads = 4;
 constexpr std::size_t kPoolThreads = 12;
 
 /// Runs a search of `body` with kActorThreads dynamic threads, or with the pool's as well.
-void search_actors(const Search& s, json& out);
-void search_pooled(const Search& s, json& out);
+CellResult search_actors(const Search& s);
+CellResult search_pooled(const Search& s);
 
 /// The threads of the two tests, static and dynamic: what Relacy's schedulers are built for.
 constexpr rl::thread_id_t kActorTestThreads = FamilyTest<kActorThreads>::params::thread_count;

@@ -3,10 +3,10 @@
 
 namespace syncstress::relacy_main {
 
-void search_actors(const Search& s, json& out) { search<FamilyTest<kActorThreads>>(s, out); }
+CellResult search_actors(const Search& s) { return search<FamilyTest<kActorThreads>>(s); }
 
-void search_pooled(const Search& s, json& out) {
-  search<FamilyTest<kActorThreads + kPoolThreads>>(s, out);
+CellResult search_pooled(const Search& s) {
+  return search<FamilyTest<kActorThreads + kPoolThreads>>(s);
 }
 
 }  // namespace syncstress::relacy_main
