@@ -158,113 +158,147 @@ void stop_on_signals() {
   for (const int number : {SIGINT, SIGTERM}) ::sigaction(number, &action, nullptr);
 }
 
-int run(int argc, char** argv) {
-  // The time budget counts from here: the parent's clock for the cell started a little earlier.
-  const auto began = std::chrono::steady_clock::now();
-  stop_on_signals();
-  CLI::App app{"syncstress-relacy: primitives under Relacy's model of the C++ memory model"};
-  app.require_subcommand(1);
-  auto* list = app.add_subcommand("list", "what it runs, as JSON");
+/// The command line, as parsed.
+struct Options {
   bool with_planted = false;
-  list->add_flag("--planted", with_planted, "also the planted-bug primitives of the tests");
   std::string family, kind, primitive, scheduler = "random", state;
   unsigned context_bound = 1;
   std::uint64_t iterations = 1000, start = 0;
   double time_budget = 0;
   std::vector<std::string> settings;
-  auto add_cell_options = [&](CLI::App* sub) {
-    sub->add_option("--family", family, "safety or progress")->required();
-    sub->add_option("--kind", kind, "the primitive's kind")->required();
-    sub->add_option("--primitive", primitive, "a name from `list`")->required();
-    sub->add_option("--search", scheduler, "random, bound or full")
-        ->check(CLI::IsMember({"random", "bound", "full"}));
-    sub->add_option("--context-bound", context_bound, "preemptions (bound search)")
-        ->check(CLI::Range(1u, 8u));
-    sub->add_option("--set", settings, "key=value, a family parameter");
-  };
-  auto* cell = app.add_subcommand("cell", "run one cell");
-  add_cell_options(cell);
-  // Any count the main CLI or a preset plans: the time budget bounds the search anyway.
-  cell->add_option("--iterations", iterations, "iterations to run")
-      ->check(CLI::Range(std::uint64_t{1}, std::numeric_limits<std::uint64_t>::max()));
-  cell->add_option("--start", start, "first iteration (random search)");
   bool check_only = false;
-  cell->add_flag("--check", check_only, "check the arguments, answer {} and run nothing");
-  cell->add_option("--time-budget", time_budget,
-                   "seconds after which no iteration begins (default: none)")
-      ->check(CLI::PositiveNumber);
-  auto* replay = app.add_subcommand("replay", "re-run a failing iteration");
-  add_cell_options(replay);
-  replay->add_option("--state", state, "the schedule a failing cell reported")->required();
+};
+
+/// The three commands and their flags, writing into `o`.
+struct Commands {
+  CLI::App app{"syncstress-relacy: primitives under Relacy's model of the C++ memory model"};
+  CLI::App* list = nullptr;
+  CLI::App* cell = nullptr;
+  CLI::App* replay = nullptr;
+
+  explicit Commands(Options& o) {
+    app.require_subcommand(1);
+    list = app.add_subcommand("list", "what it runs, as JSON");
+    list->add_flag("--planted", o.with_planted, "also the planted-bug primitives of the tests");
+    cell = app.add_subcommand("cell", "run one cell");
+    add_cell_options(cell, o);
+    // Any count the main CLI or a preset plans: the time budget bounds the search anyway.
+    cell->add_option("--iterations", o.iterations, "iterations to run")
+        ->check(CLI::Range(std::uint64_t{1}, std::numeric_limits<std::uint64_t>::max()));
+    cell->add_option("--start", o.start, "first iteration (random search)");
+    cell->add_flag("--check", o.check_only, "check the arguments, answer {} and run nothing");
+    cell->add_option("--time-budget", o.time_budget,
+                     "seconds after which no iteration begins (default: none)")
+        ->check(CLI::PositiveNumber);
+    replay = app.add_subcommand("replay", "re-run a failing iteration");
+    add_cell_options(replay, o);
+    replay->add_option("--state", o.state, "the schedule a failing cell reported")->required();
+  }
+
+ private:
+  static void add_cell_options(CLI::App* sub, Options& o) {
+    sub->add_option("--family", o.family, "safety or progress")->required();
+    sub->add_option("--kind", o.kind, "the primitive's kind")->required();
+    sub->add_option("--primitive", o.primitive, "a name from `list`")->required();
+    sub->add_option("--search", o.scheduler, "random, bound or full")
+        ->check(CLI::IsMember({"random", "bound", "full"}));
+    sub->add_option("--context-bound", o.context_bound, "preemptions (bound search)")
+        ->check(CLI::Range(1u, 8u));
+    sub->add_option("--set", o.settings, "key=value, a family parameter");
+  }
+};
+
+/// `list`: every primitive it runs, with its kind and families.
+json list_answer(bool with_planted) {
+  json rows = json::array();
+  for (const auto& [name, entry] : registry()) {
+    if (!with_planted && entry.planted) continue;
+    rows.push_back({{"primitive", name},
+                    {"kind", std::string(to_string(entry.kind))},
+                    {"families", families_of(entry)}});
+  }
+  return rows;
+}
+
+/// The registered primitive `o` names, of the kind it says.
+const Entry& chosen_primitive(const Options& o) {
+  const auto it = registry().find(o.primitive);
+  if (it == registry().end()) {
+    throw UsageError("--primitive " + o.primitive + ": not a primitive (see `list`)");
+  }
+  if (to_string(it->second.kind) != o.kind) {
+    throw UsageError("--kind " + o.kind + ": " + o.primitive + " is a " +
+                     std::string(to_string(it->second.kind)));
+  }
+  return it->second;
+}
+
+/// The search `o` asks for; `began` is when the program started, which the time budget counts
+/// from.
+Search search_of(const Options& o, bool replay, std::chrono::steady_clock::time_point began) {
+  Search s;
+  // CLI::IsMember let only Relacy's three names through.
+  s.scheduler = *parse_relacy_scheduler(o.scheduler);
+  s.type = s.scheduler == RelacyScheduler::full    ? rl::sched_full
+           : s.scheduler == RelacyScheduler::bound ? rl::sched_bound
+                                                   : rl::sched_random;
+  s.context_bound = o.context_bound;
+  s.iterations = o.iterations;
+  s.start = o.start;
+  if (o.time_budget > 0) {
+    // Beyond some centuries the deadline would overflow the clock: that is no deadline.
+    const std::chrono::duration<double> budget(o.time_budget);
+    if (budget < std::chrono::hours(24 * 365 * 100)) {
+      s.deadline = began + std::chrono::duration_cast<std::chrono::nanoseconds>(budget);
+    }
+  }
+  if (replay) {
+    // One separator after each number, however many the caller left at the end.
+    s.state = o.state.substr(0, o.state.find_last_not_of(' ') + 1) + " ";
+    try {
+      s.replay_iteration = check_relacy_state(s.scheduler, s.state);
+    } catch (const StrategyError& e) {
+      throw UsageError(concat("--state '", o.state, "': ", e.what()));
+    }
+  } else if (o.start != 0 && s.type != rl::sched_random) {
+    throw UsageError("--start: only the random search starts at an iteration");
+  } else if (o.start > std::numeric_limits<std::uint64_t>::max() - (o.iterations - 1)) {
+    throw UsageError(
+        concat("--start ", std::to_string(o.start),
+               " (the seed of the random search): ", std::to_string(o.iterations),
+               " iterations from there would pass iteration 2^64-1; start at ",
+               std::to_string(std::numeric_limits<std::uint64_t>::max() - (o.iterations - 1)),
+               " at most"));
+  }
+  return s;
+}
+
+int run(int argc, char** argv) {
+  // The time budget counts from here: the parent's clock for the cell started a little earlier.
+  const auto began = std::chrono::steady_clock::now();
+  stop_on_signals();
+  Options o;
+  Commands commands(o);
   try {
-    app.parse(argc, argv);
+    commands.app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);
+    if (e.get_exit_code() == 0) return commands.app.exit(e);
     std::cerr << "syncstress-relacy: " << e.what() << " (see --help)\n";
     return 2;
   }
-
   try {
-    if (list->parsed()) {
-      json rows = json::array();
-      for (const auto& [name, entry] : registry()) {
-        if (!with_planted && name.rfind("planted_", 0) == 0) continue;
-        rows.push_back({{"primitive", name},
-                        {"kind", std::string(to_string(entry.kind))},
-                        {"families", families_of(entry)}});
-      }
-      std::cout << rows.dump() << '\n';
+    if (commands.list->parsed()) {
+      std::cout << list_answer(o.with_planted).dump() << '\n';
       return 0;
     }
-    const auto it = registry().find(primitive);
-    if (it == registry().end()) {
-      throw UsageError("--primitive " + primitive + ": not a primitive (see `list`)");
-    }
-    if (std::string(to_string(it->second.kind)) != kind) {
-      throw UsageError("--kind " + kind + ": " + primitive + " is a " +
-                       std::string(to_string(it->second.kind)));
-    }
-    choose_cell(primitive, it->second, family, settings);
-    Search s;
-    // CLI::IsMember above let only Relacy's three names through.
-    const RelacyScheduler parsed = *parse_relacy_scheduler(scheduler);
-    s.scheduler = parsed;
-    s.type = parsed == RelacyScheduler::full    ? rl::sched_full
-             : parsed == RelacyScheduler::bound ? rl::sched_bound
-                                                : rl::sched_random;
-    s.context_bound = context_bound;
-    s.iterations = iterations;
-    s.start = start;
-    if (time_budget > 0) {
-      // Beyond some centuries the deadline would overflow the clock: that is no deadline.
-      const std::chrono::duration<double> budget(time_budget);
-      if (budget < std::chrono::hours(24 * 365 * 100)) {
-        s.deadline = began + std::chrono::duration_cast<std::chrono::nanoseconds>(budget);
-      }
-    }
-    if (replay->parsed()) {
-      // One separator after each number, however many the caller left at the end.
-      s.state = state.substr(0, state.find_last_not_of(' ') + 1) + " ";
-      try {
-        s.replay_iteration = check_relacy_state(parsed, s.state);
-      } catch (const StrategyError& e) {
-        throw UsageError(concat("--state '", state, "': ", e.what()));
-      }
-    } else if (start != 0 && s.type != rl::sched_random) {
-      throw UsageError("--start: only the random search starts at an iteration");
-    } else if (start > std::numeric_limits<std::uint64_t>::max() - (iterations - 1)) {
-      throw UsageError(
-          concat("--start ", std::to_string(start),
-                 " (the seed of the random search): ", std::to_string(iterations),
-                 " iterations from there would pass iteration 2^64-1; start at ",
-                 std::to_string(std::numeric_limits<std::uint64_t>::max() - (iterations - 1)),
-                 " at most"));
-    }
-    if (check_only) {
+    const Entry& entry = chosen_primitive(o);
+    choose_cell(o.primitive, entry, o.family, o.settings);
+    const Search s = search_of(o, commands.replay->parsed(), began);
+    if (o.check_only) {
       std::cout << json::object().dump() << '\n';
       return 0;
     }
-    const CellResult out = it->second.pooled ? search_pooled(s) : search_actors(s);
+    const CellResult out = entry.pooled ? search_pooled(s) : search_actors(s);
     std::cout << to_json(out).dump() << '\n';
     return 0;
   } catch (const UsageError& e) {

@@ -1,15 +1,22 @@
 // syncstress-relacy: the planted-bug primitives of its own tests (planted.hpp), bound on Relacy.
 #include "backends/relacy/child/planted.hpp"
 
+#include <utility>
+
 #include "backends/relacy/child/registry.hpp"
 
 namespace syncstress::relacy_main {
 
 void add_planted(std::map<std::string, Entry>& out) {
+  std::map<std::string, Entry> planted;
   add<Kind::mutex, relacy_planted::relaxed_unlock_mutex, Kind::mutex, Mode::sync>(
-      out, "planted_relaxed_unlock_mutex", kMutualExclusion | kNoLostWakeups);
+      planted, "planted_relaxed_unlock_mutex", kMutualExclusion | kNoLostWakeups);
   add<Kind::mutex, relacy_planted::forgetful_wake_mutex, Kind::mutex, Mode::sync>(
-      out, "planted_forgetful_wake_mutex", kMutualExclusion | kNoLostWakeups);
+      planted, "planted_forgetful_wake_mutex", kMutualExclusion | kNoLostWakeups);
+  for (auto& [name, entry] : planted) {
+    entry.planted = true;
+    out.emplace(name, std::move(entry));
+  }
 }
 
 }  // namespace syncstress::relacy_main

@@ -407,6 +407,8 @@ struct Entry {
   bool pooled;
   /// The families it runs under on relacy, by name, with their bodies.
   std::map<std::string, Body> bodies;
+  /// One of the planted-bug primitives of the tests (`list --planted` shows them).
+  bool planted = false;
 };
 
 /// The families run on relacy: safety for every kind but work queues, progress for those.
@@ -422,7 +424,7 @@ constexpr bool uses_pool(std::string_view name) {
 template <Kind Only, template <class> class Prim, Kind K, Mode M>
 void add(std::map<std::string, Entry>& out, std::string_view name, std::uint32_t claims) {
   if constexpr (K == Only) {
-    Entry e{K, M, claims, uses_pool(name), {}};
+    Entry e{K, M, claims, uses_pool(name), {}, false};
     // Safety applies to every kind but work queues, progress to every kind: always bound.
     if (auto body = scenarios::bind_body<Relacy, Prim, K, M>(kRelacyFamily<K>, claims)) {
       e.bodies.emplace(std::string(to_string(kRelacyFamily<K>)), std::move(*body));
