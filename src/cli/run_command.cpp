@@ -306,24 +306,7 @@ class RunCommand final : public Command {
   Validated validate() const {
     Validated v;
     auto& [config, description] = v;
-    if (all_) {
-      description.scenarios = preset_names();
-      if (description.scenarios.empty()) {
-        throw UsageError(concat("--all: no scenario presets exist yet in ",
-                                scenarios::scenarios_dir().string()));
-      }
-    } else if (!preset_.empty()) {
-      const auto preset = scenarios::read_preset_summary(preset_);
-      description.scenarios = {preset.name};
-      description.preset_file = std::filesystem::path(preset_);
-    } else if (!scenario_.empty()) {
-      require_known_name("scenario", "--scenario", scenario_, preset_names());
-      description.scenarios = {scenario_};
-    } else {
-      throw UsageError(
-          "run needs --scenario NAME, --preset FILE or --all (see: syncstress list "
-          "scenarios)");
-    }
+    description.scenarios = scenarios_named(description);
     for (const auto& p : primitives_) {
       if (std::find(description.primitives.begin(), description.primitives.end(), p) !=
           description.primitives.end()) {
@@ -347,25 +330,7 @@ class RunCommand final : public Command {
           parse_decimal("--time-budget", time_budget_, 0.001, kMaxTimeBudgetSeconds);
     }
     description.overrides = parse_assignments("--set", sets_);
-    DistinctPaths paths;
-    if (!preset_.empty()) paths.input("--preset", preset_);
-    if (!resume_.empty()) paths.input("--resume", resume_);
-    if (!out_.empty()) paths.output("--out", out_);
-    if (!html_.empty()) paths.output("--html", html_);
-    paths.check();
-    if (!out_.empty()) {
-      description.out = out_;
-      report::check_writable("--out", description.out);
-    } else {
-      // A new file there, named when it is written (report::write_new_report); the folder is
-      // made then, if it is not there yet.
-      std::error_code ec;
-      if (std::filesystem::exists(default_report_dir(), ec)) {
-        report::check_writable(
-            concat("the report folder ", default_report_dir().string(), " (or give --out)"),
-            default_report_dir() / "report.json");
-      }
-    }
+    check_paths(description);
     if (!shard_.empty()) {
       config.shard = resolve_shard(shard_);
       description.shard = config.shard.describe();
@@ -388,6 +353,55 @@ class RunCommand final : public Command {
                          ? std::vector{scenarios::load_preset(*description.preset_file)}
                          : load_named_presets(description.scenarios);
     return v;
+  }
+
+  /// The scenarios --all, --preset or --scenario names (with --preset, its file in
+  /// `description`).
+  std::vector<std::string> scenarios_named(report::RunDescription& description) const {
+    if (all_) {
+      auto names = preset_names();
+      if (names.empty()) {
+        throw UsageError(concat("--all: no scenario presets exist yet in ",
+                                scenarios::scenarios_dir().string()));
+      }
+      return names;
+    }
+    if (!preset_.empty()) {
+      const auto preset = scenarios::read_preset_summary(preset_);
+      description.preset_file = std::filesystem::path(preset_);
+      return {preset.name};
+    }
+    if (!scenario_.empty()) {
+      require_known_name("scenario", "--scenario", scenario_, preset_names());
+      return {scenario_};
+    }
+    throw UsageError(
+        "run needs --scenario NAME, --preset FILE or --all (see: syncstress list "
+        "scenarios)");
+  }
+
+  /// Checks that no output is an input and that the report can be written where it goes;
+  /// records --out in `description`.
+  void check_paths(report::RunDescription& description) const {
+    DistinctPaths paths;
+    if (!preset_.empty()) paths.input("--preset", preset_);
+    if (!resume_.empty()) paths.input("--resume", resume_);
+    if (!out_.empty()) paths.output("--out", out_);
+    if (!html_.empty()) paths.output("--html", html_);
+    paths.check();
+    if (!out_.empty()) {
+      description.out = out_;
+      report::check_writable("--out", description.out);
+      return;
+    }
+    // A new file there, named when it is written (report::write_new_report); the folder is
+    // made then, if it is not there yet.
+    std::error_code ec;
+    if (std::filesystem::exists(default_report_dir(), ec)) {
+      report::check_writable(
+          concat("the report folder ", default_report_dir().string(), " (or give --out)"),
+          default_report_dir() / "report.json");
+    }
   }
 
   /// The exit code of a finished or interrupted run, from its report (for --resume, the whole

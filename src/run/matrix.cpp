@@ -201,6 +201,75 @@ void check_relacy_iterations(const StrategySpec& strategy, const scenarios::Cell
                           std::to_string(kLast - (plan.executions - 1))));
 }
 
+/// The cells of `preset` the run has, added to `planned`: each primitive of `named` (or of the
+/// catalogue) that runs there, less those `--resume` finished already, every cell checked
+/// before any runs. Throws UsageError for a named primitive or a preset that cannot run.
+void plan_preset(const scenarios::Preset& preset, const std::vector<const PrimitiveInfo*>& named,
+                 const RunConfig& config, std::vector<PlannedCell>& planned) {
+  const bool each_named_must_fit = config.presets.size() == 1;
+  const StrategySpec strategy = config.strategy ? *config.strategy : strategy_of(preset);
+  // A preset's own seed is simply unused where the strategy takes none; an explicit one is
+  // a mistake to point out.
+  if (config.seed && !takes_seed(strategy)) {
+    throw UsageError(concat("--seed ", std::to_string(*config.seed), ": ", describe(strategy),
+                            config.strategy ? "" : concat(" (scenario '", preset.name, "')"),
+                            " takes no seed: it runs the same executions whatever the seed. "
+                            "The schedules that take one: ",
+                            seeded_strategy_names()));
+  }
+  check_shardable(strategy, config);
+  const Backend& backend = backend_for(strategy);
+  const std::size_t planned_before = planned.size();
+  std::size_t finished_before = 0;  // --resume: cells the earlier run finished
+  check_relacy_iterations(strategy, plan_of(preset, config, strategy));
+  for (const auto* primitive : primitives_for(preset, named)) {
+    if (!backend.runs(*primitive, preset.family)) {
+      // Named on purpose: say why it cannot run. Otherwise it is simply not in the matrix.
+      if (!named.empty()) {
+        throw UsageError(concat("--primitive ", primitive->name, " does not run on ",
+                                backend.platform(), " (", to_string(preset.family),
+                                "); the primitives that do: ", backend.catalogue()));
+      }
+      continue;
+    }
+    auto plan = plan_of(preset, config, strategy);
+    if (!config.resume.empty()) {
+      const auto it = config.resume.find({std::string(primitive->name), preset.name});
+      if (it != config.resume.end() && !it->second) {
+        ++finished_before;
+        continue;
+      }
+      if (it != config.resume.end()) {
+        check_resume(*it->second, plan, strategy, config.resume_from,
+                     concat(primitive->name, " x ", preset.name));
+        plan.resume = it->second;
+      }
+    }
+    planned.push_back({scenarios::make_cell(preset, *primitive, config.overrides), strategy,
+                       &backend, std::move(plan)});
+  }
+  if (planned.size() == planned_before) {
+    // --all leaves out what does not run here; one scenario asked for says where it runs.
+    if (!each_named_must_fit || finished_before != 0) return;
+    throw UsageError(concat("scenario '", preset.name, "' does not run on ", backend.platform(),
+                            ": no primitive runs its ", to_string(preset.family),
+                            " family there (see ", backend.catalogue(),
+                            "). Its schedules: ", schedules_for(preset, backend)));
+  }
+  // Its cells share their parameters and budget: the first stands for them all.
+  const auto& first = planned[planned_before];
+  try {
+    backend.check(first.cell, strategy, first.plan);
+  } catch (const UsageError& e) {
+    throw UsageError(
+        concat("scenario '", preset.name, "' does not run on ", backend.platform(),
+               " as configured: ", e.what(),
+               ". Change what it names (--set, --seed, --executions), or use a schedule of "
+               "another platform: ",
+               schedules_for(preset, backend)));
+  }
+}
+
 }  // namespace
 
 RunOutcome run_matrix(const RunConfig& config) {
@@ -214,67 +283,7 @@ RunOutcome run_matrix(const RunConfig& config) {
       if (each_named_must_fit || fits(preset, *p)) named.push_back(p);
     }
     if (!config.primitives.empty() && named.empty()) continue;
-    const StrategySpec strategy = config.strategy ? *config.strategy : strategy_of(preset);
-    // A preset's own seed is simply unused where the strategy takes none; an explicit one is
-    // a mistake to point out.
-    if (config.seed && !takes_seed(strategy)) {
-      throw UsageError(concat("--seed ", std::to_string(*config.seed), ": ", describe(strategy),
-                              config.strategy ? "" : concat(" (scenario '", preset.name, "')"),
-                              " takes no seed: it runs the same executions whatever the seed. "
-                              "The schedules that take one: ",
-                              seeded_strategy_names()));
-    }
-    check_shardable(strategy, config);
-    const Backend& backend = backend_for(strategy);
-    const std::size_t planned_before = planned.size();
-    std::size_t finished_before = 0;  // --resume: cells the earlier run finished
-    check_relacy_iterations(strategy, plan_of(preset, config, strategy));
-    for (const auto* primitive : primitives_for(preset, named)) {
-      if (!backend.runs(*primitive, preset.family)) {
-        // Named on purpose: say why it cannot run. Otherwise it is simply not in the matrix.
-        if (!named.empty()) {
-          throw UsageError(concat("--primitive ", primitive->name, " does not run on ",
-                                  backend.platform(), " (", to_string(preset.family),
-                                  "); the primitives that do: ", backend.catalogue()));
-        }
-        continue;
-      }
-      auto plan = plan_of(preset, config, strategy);
-      if (!config.resume.empty()) {
-        const auto it = config.resume.find({std::string(primitive->name), preset.name});
-        if (it != config.resume.end() && !it->second) {
-          ++finished_before;
-          continue;
-        }
-        if (it != config.resume.end()) {
-          check_resume(*it->second, plan, strategy, config.resume_from,
-                       concat(primitive->name, " x ", preset.name));
-          plan.resume = it->second;
-        }
-      }
-      planned.push_back({scenarios::make_cell(preset, *primitive, config.overrides), strategy,
-                         &backend, std::move(plan)});
-    }
-    if (planned.size() == planned_before) {
-      // --all leaves out what does not run here; one scenario asked for says where it runs.
-      if (!each_named_must_fit || finished_before != 0) continue;
-      throw UsageError(concat("scenario '", preset.name, "' does not run on ", backend.platform(),
-                              ": no primitive runs its ", to_string(preset.family),
-                              " family there (see ", backend.catalogue(),
-                              "). Its schedules: ", schedules_for(preset, backend)));
-    }
-    // Its cells share their parameters and budget: the first stands for them all.
-    const auto& first = planned[planned_before];
-    try {
-      backend.check(first.cell, strategy, first.plan);
-    } catch (const UsageError& e) {
-      throw UsageError(
-          concat("scenario '", preset.name, "' does not run on ", backend.platform(),
-                 " as configured: ", e.what(),
-                 ". Change what it names (--set, --seed, --executions), or use a schedule of "
-                 "another platform: ",
-                 schedules_for(preset, backend)));
-    }
+    plan_preset(preset, named, config, planned);
   }
   if (planned.empty() && config.resume.empty()) {
     throw UsageError("no primitive fits the requested scenario(s); see `syncstress list`");

@@ -16,10 +16,12 @@
 
 namespace syncstress::supervise {
 
-ChildExit run_child(int pipes, const std::function<void(std::span<const int> fds)>& child_main,
-                    double timeout_seconds) {
-  std::vector<int> read_ends, write_ends;
-  for (int i = 0; i < pipes; ++i) {
+namespace {
+
+/// `count` pipes: their read ends and their write ends, in order. Throws std::system_error,
+/// with none left open, when one cannot be made.
+void open_pipes(int count, std::vector<int>& read_ends, std::vector<int>& write_ends) {
+  for (int i = 0; i < count; ++i) {
     int fds[2];
     if (::pipe(fds) != 0) {
       const int error = errno;
@@ -30,25 +32,13 @@ ChildExit run_child(int pipes, const std::function<void(std::span<const int> fds
     read_ends.push_back(fds[0]);
     write_ends.push_back(fds[1]);
   }
-  // Whatever stdio holds would otherwise be written twice, once by each process.
-  std::fflush(nullptr);
-  const pid_t parent = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork()");
-  if (pid == 0) {
-    interrupt::become_child();
-    // No orphans: when the parent dies (even of SIGKILL), so does the child. The parent may
-    // have died before the call took effect.
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (::getppid() != parent) ::_exit(127);
-    for (int fd : read_ends) ::close(fd);
-    child_main(write_ends);
-    ::_exit(127);
-  }
-  interrupt::set_child(pid);
-  for (int fd : write_ends) ::close(fd);
+}
 
-  ChildExit out;
+/// Reads child `pid`'s pipes into `out.outputs` until it closes them all, passing a stop signal
+/// on once (and allowing it kInterruptGraceSeconds), or kills it at `timeout_seconds`. Closes
+/// every read end.
+void collect_outputs(pid_t pid, const std::vector<int>& read_ends, double timeout_seconds,
+                     ChildExit& out) {
   out.outputs.resize(read_ends.size());
   std::vector<pollfd> polled;
   polled.reserve(read_ends.size());
@@ -87,6 +77,33 @@ ChildExit run_child(int pipes, const std::function<void(std::span<const int> fds
   for (const auto& p : polled) {
     if (p.fd >= 0) ::close(p.fd);
   }
+}
+
+}  // namespace
+
+ChildExit run_child(int pipes, const std::function<void(std::span<const int> fds)>& child_main,
+                    double timeout_seconds) {
+  std::vector<int> read_ends, write_ends;
+  open_pipes(pipes, read_ends, write_ends);
+  // Whatever stdio holds would otherwise be written twice, once by each process.
+  std::fflush(nullptr);
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork()");
+  if (pid == 0) {
+    interrupt::become_child();
+    // No orphans: when the parent dies (even of SIGKILL), so does the child. The parent may
+    // have died before the call took effect.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);
+    for (int fd : read_ends) ::close(fd);
+    child_main(write_ends);
+    ::_exit(127);
+  }
+  interrupt::set_child(pid);
+  for (int fd : write_ends) ::close(fd);
+  ChildExit out;
+  collect_outputs(pid, read_ends, timeout_seconds, out);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
