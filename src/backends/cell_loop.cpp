@@ -45,8 +45,19 @@ void settle_claims(CellResult& out, bool claims_headline, bool headline_broken_u
   }
 }
 
+LoopPlan loop_plan(const Cell& cell, const CellPlan& plan) {
+  LoopPlan loop;
+  loop.executions = plan.executions;
+  loop.time_budget_seconds = plan.time_budget_seconds;
+  loop.clock_scale = plan.slowdown;
+  loop.family = cell.preset.family;
+  loop.claims_headline = cell.claims_headline();
+  return loop;
+}
+
 void run_cell_loop(CellResult& out, TrialSource& source, const LoopPlan& plan,
-                   ExecutionWatch& watch) {
+                   ExecutionWatch& watch, const ExecutionWatch::Note& note) {
+  watch.in_flight(&note);
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
     return plan.clock_scale *
@@ -106,6 +117,7 @@ void run_cell_loop(CellResult& out, TrialSource& source, const LoopPlan& plan,
     found.evidence = std::move(v);
   }
   out.elapsed_seconds = elapsed();
+  watch.in_flight(nullptr);
   settle(out, source, plan, found);
 }
 

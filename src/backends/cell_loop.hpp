@@ -18,6 +18,7 @@
 #include "scenarios/finding.hpp"
 #include "scenarios/judge.hpp"
 #include "scenarios/outcome.hpp"
+#include "scenarios/resolved_cell.hpp"
 
 namespace syncstress::scenarios {
 
@@ -75,9 +76,14 @@ struct LoopPlan {
 void settle_claims(CellResult& out, bool claims_headline, bool headline_broken_unclaimed,
                    std::optional<Violation> evidence);
 
+/// The loop's plan for `cell` under `plan`: its executions, time budget, clock, family and
+/// headline claim; a backend changes what differs for it.
+LoopPlan loop_plan(const Cell& cell, const CellPlan& plan);
+
 /// Runs `source`'s trials under `plan` into `out` (a cell's identity): verdict, stop reason,
 /// executions, steps, planned executions, elapsed seconds, violations, position and metrics.
+/// While it runs, `note` describes the trial in flight to `watch`.
 void run_cell_loop(CellResult& out, TrialSource& source, const LoopPlan& plan,
-                   ExecutionWatch& watch);
+                   ExecutionWatch& watch, const ExecutionWatch::Note& note);
 
 }  // namespace syncstress::scenarios

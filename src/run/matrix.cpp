@@ -58,7 +58,8 @@ StrategySpec strategy_of(const scenarios::Preset& preset) {
   }
 }
 
-/// SYNCSTRESS_TEST_SLOWDOWN=F: the tests' stand-in for a machine F times slower (sim only).
+/// SYNCSTRESS_TEST_SLOWDOWN=F: the tests' stand-in for a machine F times slower (the cell loop
+/// of sim and stress cells; Relacy keeps its own clock).
 double test_slowdown() {
   // NOLINTNEXTLINE(concurrency-mt-unsafe): nothing in the process sets the environment.
   const char* v = std::getenv("SYNCSTRESS_TEST_SLOWDOWN");

@@ -320,16 +320,9 @@ CellResult run_sim_cell(const Cell& cell, const SimStrategySpec& strategy, const
   // The cell's strategy as given (a portfolio names itself, not its first member).
   out.schedule = strategy.describe();
   SimTrials trials(cell, strategy, plan, watch);
-  const auto note = trials.note(out);
-  watch.in_flight(&note);
-  LoopPlan loop;
+  LoopPlan loop = loop_plan(cell, plan);
   loop.executions = trials.planned();
-  loop.time_budget_seconds = plan.time_budget_seconds;
-  loop.clock_scale = plan.slowdown;
-  loop.family = cell.preset.family;
-  loop.claims_headline = cell.claims_headline();
-  run_cell_loop(out, trials, loop, watch);
-  watch.in_flight(nullptr);
+  run_cell_loop(out, trials, loop, watch, trials.note(out));
   return out;
 }
 

@@ -340,18 +340,11 @@ CellResult run_stress_cell(const Cell& cell, const StressSearch& stress, const C
   HarnessHooks<Real>::settle_delay_ns().store(stress.settle_ms * 1'000'000);
   HarnessHooks<Real>::victim_wait_bound_ns().store(stress.max_wait_ms * 1'000'000);
   StressTrials trials(cell, stress, plan, params, std::move(*body), threads, out.schedule, watch);
-  const auto note = trials.note();
-  watch.in_flight(&note);
   (void)Real::take_failures();
   (void)HarnessHooks<Real>::take_breach();
-  LoopPlan loop;
-  loop.executions = plan.executions;
-  loop.time_budget_seconds = plan.time_budget_seconds;
+  LoopPlan loop = loop_plan(cell, plan);
   loop.wait_percentiles = false;
-  loop.family = cell.preset.family;
-  loop.claims_headline = cell.claims_headline();
-  run_cell_loop(out, trials, loop, watch);
-  watch.in_flight(nullptr);
+  run_cell_loop(out, trials, loop, watch, trials.note());
   return out;
 }
 
