@@ -32,9 +32,36 @@ bool takes_seed(const StrategySpec& spec) {
   return std::visit([](const auto& s) { return s.takes_seed(); }, spec);
 }
 
+Splitting splitting_of(const StrategySpec& spec) {
+  if (const auto* sim = std::get_if<SimStrategySpec>(&spec)) {
+    return sim->splits_by_prefix() ? Splitting::by_prefix : Splitting::by_number;
+  }
+  if (const auto* relacy = std::get_if<RelacySearch>(&spec); relacy && relacy->takes_seed()) {
+    return Splitting::by_number;
+  }
+  return Splitting::none;
+}
+
 bool splits_by_prefix(const StrategySpec& spec) {
-  const auto* sim = std::get_if<SimStrategySpec>(&spec);
-  return sim != nullptr && sim->splits_by_prefix();
+  return splitting_of(spec) == Splitting::by_prefix;
+}
+
+std::uint64_t shard_executions(const StrategySpec& spec, Shard shard, std::uint64_t executions) {
+  if (const auto* sim = std::get_if<SimStrategySpec>(&spec)) {
+    return sim->shard_executions(shard, executions);
+  }
+  const auto [first, end] = shard.range(executions);
+  return end - first;
+}
+
+std::string shardable_strategy_names() {
+  std::string out;
+  for (const auto& info : all_strategies()) {
+    if (splitting_of(make_strategy_spec(info.name, {})) == Splitting::none) continue;
+    out += out.empty() ? "" : ", ";
+    out += info.name;
+  }
+  return out;
 }
 
 std::string seeded_strategy_names() {

@@ -44,9 +44,19 @@ std::string describe(const StrategySpec& spec);
 /// relacy-bound, relacy-full) and round-robin run the same executions whatever the seed.
 bool takes_seed(const StrategySpec& spec);
 
-/// Whether `spec` splits its shards by prefix of one search tree (exhaustive), so that every shard
-/// plans the run's whole cap; the others split a range of executions (schedules/shard.hpp).
+/// How a strategy's executions divide between shards (schedules/shard.hpp), which is also how a
+/// cell cut short goes on (`run --resume`): by prefix of one search tree (exhaustive: every
+/// shard plans the run's whole cap, a position is the search's checkpoint), by execution number
+/// (the seeded and round-robin sim strategies, relacy-random: a position is the next execution's
+/// number), or not at all (Relacy's tree searches, stress trials).
+enum class Splitting { by_prefix, by_number, none };
+Splitting splitting_of(const StrategySpec& spec);
+/// Whether `spec` splits by prefix.
 bool splits_by_prefix(const StrategySpec& spec);
+/// The executions shard `shard` of a run planning `executions` plans under `spec`.
+std::uint64_t shard_executions(const StrategySpec& spec, Shard shard, std::uint64_t executions);
+/// The strategies that split into shards, comma-separated in catalogue order.
+std::string shardable_strategy_names();
 
 /// The strategies that take a seed, comma-separated in catalogue order: "random, pct, ...".
 std::string seeded_strategy_names();

@@ -102,17 +102,12 @@ scenarios::CellPlan plan_of(const scenarios::Preset& preset, const RunConfig& co
   return plan;
 }
 
-/// Which strategies split into shards: the sim ones (by prefix or by execution number) and
-/// Relacy's random search (by iteration). Relacy's exhaustive searches and stress trials do not.
+/// Refuses --shard for a strategy that does not split into shards.
 void check_shardable(const StrategySpec& strategy, const RunConfig& config) {
-  if (config.shard.whole()) return;
-  const auto* search = std::get_if<RelacySearch>(&strategy);
-  const bool splits = std::holds_alternative<SimStrategySpec>(strategy) ||
-                      (search != nullptr && search->takes_seed());
-  if (splits) return;
-  throw UsageError(concat("--shard ", config.shard.describe(), ": ", describe(strategy),
-                          " does not split into shards; the schedules that do: portfolio, random, "
-                          "pct, round-robin, exhaustive, relacy-random"));
+  if (config.shard.whole() || splitting_of(strategy) != Splitting::none) return;
+  throw UsageError(
+      concat("--shard ", config.shard.describe(), ": ", describe(strategy),
+             " does not split into shards; the schedules that do: ", shardable_strategy_names()));
 }
 
 /// How a position names the shard that wrote it: empty for a run that was not split.
@@ -136,12 +131,10 @@ void check_resume(const scenarios::ResumePoint& r, const scenarios::CellPlan& pl
   if (r.executions_left == 0) {
     refuse("has executions_left 0: a cell stopped with nothing left to run keeps no position");
   }
-  const auto* sim = std::get_if<SimStrategySpec>(&strategy);
-  const auto* relacy = std::get_if<RelacySearch>(&strategy);
-  const bool by_prefix = splits_by_prefix(strategy);
-  const bool numbered =
-      (sim != nullptr && !by_prefix) || (relacy != nullptr && relacy->takes_seed());
-  if (!by_prefix && !numbered) {
+  const Splitting splitting = splitting_of(strategy);
+  const bool by_prefix = splitting == Splitting::by_prefix;
+  const bool numbered = splitting == Splitting::by_number;
+  if (splitting == Splitting::none) {
     refuse(concat("is for ", describe(strategy), ", which never stops with one"));
   }
   if (by_prefix && (r.search.is_null() || r.next_execution)) {
@@ -150,9 +143,8 @@ void check_resume(const scenarios::ResumePoint& r, const scenarios::CellPlan& pl
   if (numbered && (!r.next_execution || !r.search.is_null())) {
     refuse(concat("must hold next_execution and no search checkpoint (", describe(strategy), ")"));
   }
-  const auto [first, end] = plan.shard.range(plan.executions);
-  const std::uint64_t planned =
-      sim != nullptr ? sim->shard_executions(plan.shard, plan.executions) : end - first;
+  const std::uint64_t first = plan.shard.range(plan.executions).first;
+  const std::uint64_t planned = shard_executions(strategy, plan.shard, plan.executions);
   if (r.planned != planned) {
     refuse(concat("has planned_executions ", n(r.planned), ", but its run's settings plan ",
                   n(planned)));
