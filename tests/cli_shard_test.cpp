@@ -2,6 +2,8 @@
 // and the merge of their reports is the report of the unsharded run.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -87,6 +89,72 @@ TEST(CliShard, AViolationFoundUnshardedIsFoundByTheMergedShards) {
       {"run", "--scenario", "cancellation-during-resume", "--primitive", "mutex_part7",
        "--schedule", "exhaustive:preemptions=1", "--executions", "1000000"},
       1);
+}
+
+/// Runs `args` unsharded and with --jobs `jobs`: the two reports must agree in executions,
+/// steps, verdicts, violations and coverage, the exit codes too, and --jobs leaves no shard
+/// report behind.
+void expect_jobs_equal_to_whole(const std::vector<std::string>& args, int jobs, int expected_exit) {
+  TempDir dir;
+  auto whole_args = args;
+  whole_args.insert(whole_args.end(), {"--quiet", "--out", "whole.json"});
+  const auto whole = run_cli(whole_args, dir.path());
+  ASSERT_EQ(whole.exit_code, expected_exit) << whole.err;
+  auto jobs_args = args;
+  jobs_args.insert(jobs_args.end(),
+                   {"--quiet", "--jobs", std::to_string(jobs), "--out", "jobs.json"});
+  const auto r = run_cli(jobs_args, dir.path());
+  ASSERT_EQ(r.exit_code, expected_exit) << r.err;
+  const json expected = essentials(read_json(dir.path() / "whole.json"));
+  const json report = read_json(dir.path() / "jobs.json");
+  if (expected_exit == 0) {
+    EXPECT_EQ(essentials(report), expected);
+  } else {
+    EXPECT_EQ(essentials(report)[0]["verdict"], expected[0]["verdict"]);
+  }
+  EXPECT_EQ(report["config"]["jobs"], jobs);
+  std::vector<std::string> left;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    left.push_back(entry.path().filename().string());
+  }
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"jobs.json", "whole.json"}));
+}
+
+TEST(CliJobs, AnExhaustiveSearchRunAsJobsIsTheUnshardedSearch) {
+  expect_jobs_equal_to_whole(
+      {"run", "--scenario", "mutex-safety", "--primitive", "mutex_part7", "--schedule",
+       "exhaustive", "--set", "actors=2", "--set", "rounds=1", "--executions", "1000000"},
+      2, 0);
+}
+
+TEST(CliJobs, ARandomRunAsJobsIsTheUnshardedRun) {
+  expect_jobs_equal_to_whole({"run", "--scenario", "mutex-safety", "--primitive", "ticket_mutex",
+                              "--schedule", "random", "--seed", "9", "--executions", "300"},
+                             3, 0);
+}
+
+TEST(CliJobs, AViolationFoundUnshardedIsFoundAsJobs) {
+  expect_jobs_equal_to_whole(
+      {"run", "--scenario", "cancellation-during-resume", "--primitive", "mutex_part7",
+       "--schedule", "exhaustive:preemptions=1", "--executions", "1000000"},
+      2, 1);
+}
+
+TEST(CliJobs, AScheduleThatDoesNotSplitIsRefusedBeforeAnythingRuns) {
+  TempDir dir;
+  for (const auto& extra : std::vector<std::vector<std::string>>{
+           {"--schedule", "stress"}, {"--schedule", "relacy-full"}, {"--shard", "1/2"}}) {
+    std::vector<std::string> args = {"run",         "--scenario",   "mutex-safety",
+                                     "--primitive", "ticket_mutex", "--jobs",
+                                     "2",           "--out",        "r.json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_cli(args, dir.path());
+    EXPECT_EQ(r.exit_code, 2) << extra[1] << ": " << r.err;
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path())) << extra[1];
+  }
+  const auto r = run_cli({"run", "--scenario", "mutex-safety", "--jobs", "0"}, dir.path());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
 }
 
 /// The paths of every metric below `value` (a leaf or a list ends a path).

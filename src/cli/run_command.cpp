@@ -20,6 +20,8 @@
 #include "run/matrix.hpp"
 #include "scenarios/preset_files.hpp"
 #include "schedules/shard.hpp"
+#include "schedules/strategy_spec.hpp"
+#include "supervise/program.hpp"
 #include "util/concat.hpp"
 #include "util/distinct_paths.hpp"
 #include "util/interrupt.hpp"
@@ -33,6 +35,10 @@ namespace {
 constexpr std::uint64_t kMaxExecutions = 1'000'000'000;
 constexpr double kMaxTimeBudgetSeconds = 86'400;  // a day
 constexpr double kMaxShrinkSeconds = 3'600;       // an hour per violation
+constexpr std::uint64_t kMaxJobs = 256;
+/// --jobs N runs this many shards per process: a shard that ends early leaves its process to
+/// the next instead of idle while the largest finishes.
+constexpr std::uint64_t kShardsPerJob = 4;
 
 using supervise::RunConfig;
 using supervise::Verbosity;
@@ -92,6 +98,12 @@ class RunCommand final : public Command {
                      "search); auto[/N] takes K from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID. "
                      "Combine the reports with: syncstress merge")
         ->type_name("K/N");
+    auto* jobs =
+        sub_->add_option("--jobs,-j", jobs_,
+                         "Run each cell as N shards in N processes side by side and merge them "
+                         "into one report, 1..256 (schedules that split into shards; default 1)")
+            ->type_name("N");
+    jobs->excludes(sub_->get_option("--shard"));
     sub_->add_option("--out", out_,
                      "Report file (default: results/runs/<UTC time>-<scenario>.json)")
         ->type_name("FILE");
@@ -105,7 +117,7 @@ class RunCommand final : public Command {
                          "(--time-budget may change); the new report holds the run as a whole")
             ->type_name("REPORT.json");
     for (const char* other : {"--scenario", "--preset", "--all", "--primitive", "--schedule",
-                              "--seed", "--executions", "--soak", "--set", "--shard"}) {
+                              "--seed", "--executions", "--soak", "--set", "--shard", "--jobs"}) {
       resume->excludes(sub_->get_option(other));
     }
     auto* quiet = sub_->add_flag("--quiet,-q", quiet_, "Print nothing but errors");
@@ -130,8 +142,10 @@ class RunCommand final : public Command {
       config.resume_from = resume_;
     }
     const std::string label = all_ ? "all" : description.scenarios.front();
+    const std::uint64_t jobs = jobs_.empty() ? 1 : parse_whole("--jobs", jobs_, 1, kMaxJobs);
     // From here on Ctrl-C stops the run and still writes its report (util/interrupt.hpp).
     interrupt::install();
+    if (jobs > 1) return run_jobs(invocation, config, description, label, jobs);
     const RunOutcome outcome = supervise::run_matrix(config);
     auto report =
         report::build_report(report::current_context(invocation.argv), description, outcome);
@@ -143,6 +157,13 @@ class RunCommand final : public Command {
     } else {
       report::write_report(out, report);
     }
+    return finish(invocation, config, report, out);
+  }
+
+ private:
+  /// Writes the HTML page if asked, prints the table, and gives the run's exit code.
+  int finish(const Invocation& invocation, const RunConfig& config, const nlohmann::json& report,
+             const std::filesystem::path& out) const {
     if (!html_.empty()) write_html_report(report, html_);
     if (config.verbosity != Verbosity::quiet) {
       report::print_table(invocation.out, report);
@@ -152,7 +173,132 @@ class RunCommand final : public Command {
     return exit_code(invocation, report, out);
   }
 
- private:
+  /// --jobs N: the run as kShardsPerJob x N shards, each this program in a process of its own
+  /// with --shard K/M and a report in a folder beside the run's, N at a time (each starting as
+  /// another ends, so that the processes stay busy however unevenly the shards divide the
+  /// work), merged into the run's report. The shards' reports are removed then, unless a cell
+  /// stopped where it can go on: resuming goes through each shard's report.
+  int run_jobs(const Invocation& invocation, const RunConfig& config,
+               const report::RunDescription& description, const std::string& label,
+               std::uint64_t jobs) const {
+    for (const auto& preset : config.presets) {
+      const StrategySpec strategy =
+          config.strategy ? *config.strategy : supervise::strategy_of(preset);
+      if (splitting_of(strategy) == Splitting::none) {
+        throw UsageError(concat("--jobs ", jobs_, ": ", describe(strategy), " (scenario '",
+                                preset.name,
+                                "') does not split into shards, which --jobs runs side by side; "
+                                "the schedules that do: ",
+                                shardable_strategy_names()));
+      }
+    }
+    const std::filesystem::path dir = description.out.has_parent_path()
+                                          ? description.out.parent_path()
+                                      : description.out.empty() ? default_report_dir()
+                                                                : std::filesystem::path(".");
+    std::filesystem::create_directories(dir);
+    const std::filesystem::path shards_dir = report::make_temporary_dir(dir, ".syncstress-jobs-");
+    const std::uint64_t count = kShardsPerJob * jobs;
+    std::vector<std::vector<std::string>> programs;
+    std::vector<std::filesystem::path> paths;
+    for (std::uint64_t k = 1; k <= count; ++k) {
+      paths.push_back(shards_dir / concat("shard-", std::to_string(k), ".json"));
+      programs.push_back(
+          shard_command(concat(std::to_string(k), "/", std::to_string(count)), paths.back()));
+    }
+    if (config.verbosity != Verbosity::quiet) {
+      invocation.err << "syncstress: each cell as " << count << " shards, " << jobs
+                     << " processes at a time\n";
+    }
+    const auto ended = supervise::run_side_by_side(programs, jobs);
+    std::vector<report::ShardReport> shards;
+    std::uint64_t never_started = 0;
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      if (!ended[i].started) {
+        ++never_started;
+        continue;
+      }
+      std::error_code ec;
+      if (std::filesystem::exists(paths[i], ec)) {
+        shards.push_back({paths[i], report::read_report(paths[i])});
+        continue;
+      }
+      std::filesystem::remove_all(shards_dir, ec);
+      const std::string shard =
+          concat("--jobs: shard ", std::to_string(i + 1), " of ", std::to_string(count));
+      if (ended[i].exit_code == kExitUsage) {
+        throw UsageError(concat(shard, " refused its part (its message is above)"));
+      }
+      throw std::runtime_error(concat(
+          shard, " ",
+          ended[i].signal != 0 ? concat("was killed by signal ", std::to_string(ended[i].signal))
+                               : concat("exited with code ", std::to_string(ended[i].exit_code)),
+          " without writing its report"));
+    }
+    if (never_started != 0) {
+      // Stopped before every shard had its turn: no report of the whole run can be made.
+      invocation.err << "syncstress: interrupted by "
+                     << (interrupt::requested() == SIGTERM ? "SIGTERM" : "SIGINT") << " before "
+                     << never_started << " of " << count
+                     << " shards started; the reports of those that ran are in "
+                     << shards_dir.string()
+                     << ": go on by resuming each (syncstress run --resume FILE) and running the "
+                        "others with --shard K/"
+                     << count << ", then merge them all (syncstress merge)\n";
+      return 128 + (interrupt::requested() == SIGTERM ? SIGTERM : SIGINT);
+    }
+    nlohmann::json merged = report::merge_reports(shards);
+    merged["context"]["command_line"] = invocation.argv;
+    merged["config"]["jobs"] = jobs;
+    const bool resumable =
+        std::any_of(shards.begin(), shards.end(), [](const report::ShardReport& shard) {
+          const auto& cells = shard.report.at("cells");
+          return std::any_of(cells.begin(), cells.end(), [](const nlohmann::json& cell) {
+            return !cell.value("position", nlohmann::json()).is_null();
+          });
+        });
+    if (!resumable) {
+      std::filesystem::remove_all(shards_dir);
+      merged["config"].erase("merged_from");
+    }
+    std::filesystem::path out = description.out;
+    if (out.empty()) {
+      out = report::write_new_report(default_report_dir(), label, merged);
+    } else {
+      report::write_report(out, merged);
+    }
+    if (resumable) {
+      invocation.err << "syncstress: the shards' reports are kept in " << shards_dir.string()
+                     << ": to go on, resume each (syncstress run --resume FILE), then merge "
+                        "them (syncstress merge)\n";
+    }
+    return finish(invocation, config, merged, out);
+  }
+
+  /// This program's command line for shard `shard` of this run, its report to `out`: the run's
+  /// flags as given, quiet.
+  std::vector<std::string> shard_command(const std::string& shard,
+                                         const std::filesystem::path& out) const {
+    std::vector<std::string> a = {std::filesystem::read_symlink("/proc/self/exe").string(), "run"};
+    const auto add = [&](const char* flag, const std::string& value) {
+      if (!value.empty()) a.insert(a.end(), {flag, value});
+    };
+    if (all_) a.emplace_back("--all");
+    add("--scenario", scenario_);
+    add("--preset", preset_);
+    for (const auto& p : primitives_) add("--primitive", p);
+    add("--schedule", schedule_);
+    add("--seed", seed_);
+    add("--executions", executions_);
+    add("--time-budget", time_budget_);
+    for (const auto& s : sets_) add("--set", s);
+    if (soak_) a.emplace_back("--soak");
+    if (no_shrink_) a.emplace_back("--no-shrink");
+    add("--shrink-budget", shrink_budget_);
+    a.insert(a.end(), {"--shard", shard, "--quiet", "--out", out.string()});
+    return a;
+  }
+
   /// --resume: reads the earlier report and sets this command's flags to its run's, as if
   /// they had been given (--time-budget and --out excepted when given). Returns the report.
   nlohmann::json take_settings_from(const std::string& path) {
@@ -468,6 +614,7 @@ class RunCommand final : public Command {
   std::string out_;
   std::string html_;
   std::string shard_;
+  std::string jobs_;
   std::string resume_;
   bool soak_ = false;
   std::string shrink_budget_;

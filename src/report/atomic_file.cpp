@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -152,6 +153,17 @@ void check_writable(std::string_view flag, const std::filesystem::path& path) {
     throw UsageError(concat(flag, ": cannot create a file in ", dir.string(), " (",
                             e.code().message(), "); give a writable directory"));
   }
+}
+
+std::filesystem::path make_temporary_dir(const std::filesystem::path& dir,
+                                         std::string_view prefix) {
+  std::string name = (dir / prefix).string();
+  name += "XXXXXX";
+  if (::mkdtemp(name.data()) == nullptr) {
+    throw std::system_error(errno, std::generic_category(),
+                            "cannot make a folder in " + dir.string());
+  }
+  return name;
 }
 
 }  // namespace syncstress::report

@@ -23,4 +23,8 @@ bool write_new_file_atomically(const std::filesystem::path& path, std::string_vi
 /// `flag` and what to change.
 void check_writable(std::string_view flag, const std::filesystem::path& path);
 
+/// Makes a new, empty directory in `dir`, named `prefix` and six random characters, and
+/// returns its path. Throws std::system_error when it cannot.
+std::filesystem::path make_temporary_dir(const std::filesystem::path& dir, std::string_view prefix);
+
 }  // namespace syncstress::report

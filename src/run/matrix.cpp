@@ -49,15 +49,6 @@ std::vector<const PrimitiveInfo*> primitives_for(const scenarios::Preset& preset
   return out;
 }
 
-/// The preset's own strategy, for a run without --schedule.
-StrategySpec strategy_of(const scenarios::Preset& preset) {
-  try {
-    return make_strategy_spec(preset.strategy, preset.strategy_params);
-  } catch (const StrategyError& e) {
-    throw UsageError(e.what());
-  }
-}
-
 /// SYNCSTRESS_TEST_SLOWDOWN=F: the tests' stand-in for a machine F times slower (the cell loop
 /// of sim and stress cells; Relacy keeps its own clock).
 double test_slowdown() {
@@ -264,6 +255,14 @@ void plan_preset(const scenarios::Preset& preset, const std::vector<const Primit
 }
 
 }  // namespace
+
+StrategySpec strategy_of(const scenarios::Preset& preset) {
+  try {
+    return make_strategy_spec(preset.strategy, preset.strategy_params);
+  } catch (const StrategyError& e) {
+    throw UsageError(e.what());
+  }
+}
 
 RunOutcome run_matrix(const RunConfig& config) {
   // Resolve every cell before running any, so bad input fails before work starts.
