@@ -8,6 +8,14 @@
 
 namespace syncstress::scenarios {
 
+std::optional<Body> ExtraBinders::bind(Family family, std::string_view primitive,
+                                       std::uint32_t claims) const {
+  for (const ExtraBinder binder : binders_) {
+    if (auto body = binder(family, primitive, claims)) return body;
+  }
+  return std::nullopt;
+}
+
 Cell make_cell(const Preset& preset, const PrimitiveInfo& primitive,
                const std::map<std::string, std::string>& overrides) {
   Cell c;

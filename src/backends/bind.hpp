@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "scenarios/bind_body.hpp"
 #include "scenarios/family.hpp"
@@ -28,6 +29,17 @@ using ExtraBinder = std::optional<Body> (*)(Family family, std::string_view prim
                                             std::uint32_t claims);
 /// Adds `binder` to those bind asks; from a static initializer, before main. Returns true.
 bool register_extra_binder(ExtraBinder binder);
+
+/// The binders of one platform that tools registered, asked in order after the catalogue.
+class ExtraBinders {
+ public:
+  void add(ExtraBinder binder) { binders_.push_back(binder); }
+  /// The first body a binder gives for `primitive`; nullopt when none knows it.
+  std::optional<Body> bind(Family family, std::string_view primitive, std::uint32_t claims) const;
+
+ private:
+  std::vector<ExtraBinder> binders_;
+};
 
 /// The same body on the real platform (OS threads), for stress mode; nullopt if no such
 /// primitive exists. Defined in src/backends/stress/bind.cpp.

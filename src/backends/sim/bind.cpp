@@ -2,8 +2,6 @@
 // family templates bound on the primitive's Sim instantiation (scenarios/bind_body.hpp).
 #include "backends/bind.hpp"
 
-#include <vector>
-
 #include "backends/sim/on_sim.hpp"
 #include "primitives/all.hpp"
 #include "scenarios/bind_body.hpp"
@@ -11,14 +9,14 @@
 namespace syncstress::scenarios {
 
 namespace {
-std::vector<ExtraBinder>& extra_binders() {
-  static std::vector<ExtraBinder> binders;
+ExtraBinders& extra_binders() {
+  static ExtraBinders binders;
   return binders;
 }
 }  // namespace
 
 bool register_extra_binder(ExtraBinder binder) {
-  extra_binders().push_back(binder);
+  extra_binders().add(binder);
   return true;
 }
 
@@ -27,10 +25,7 @@ std::optional<Body> bind(Family family, std::string_view primitive, std::uint32_
   if (primitive == #tmpl) return bind_body<Sim, tmpl, kind, mode>(family, claims);
   SYNCSTRESS_PRIMITIVES(SYNCSTRESS_BIND)
 #undef SYNCSTRESS_BIND
-  for (const ExtraBinder binder : extra_binders()) {
-    if (auto body = binder(family, primitive, claims)) return body;
-  }
-  return std::nullopt;
+  return extra_binders().bind(family, primitive, claims);
 }
 
 }  // namespace syncstress::scenarios

@@ -2,22 +2,20 @@
 // family templates src/backends/sim/bind.cpp binds on Sim, bound on Real.
 #include "backends/bind.hpp"
 
-#include <vector>
-
 #include "backends/stress/bind_on_real.hpp"
 #include "primitives/all.hpp"
 
 namespace syncstress::scenarios {
 
 namespace {
-std::vector<ExtraBinder>& extra_binders() {
-  static std::vector<ExtraBinder> binders;
+ExtraBinders& extra_binders() {
+  static ExtraBinders binders;
   return binders;
 }
 }  // namespace
 
 bool register_extra_real_binder(ExtraBinder binder) {
-  extra_binders().push_back(binder);
+  extra_binders().add(binder);
   return true;
 }
 
@@ -26,10 +24,7 @@ std::optional<Body> bind_real(Family family, std::string_view primitive, std::ui
   if (primitive == #tmpl) return bind_on_real<tmpl, kind, mode>(family, claims);
   SYNCSTRESS_PRIMITIVES(SYNCSTRESS_BIND)
 #undef SYNCSTRESS_BIND
-  for (const ExtraBinder binder : extra_binders()) {
-    if (auto body = binder(family, primitive, claims)) return body;
-  }
-  return std::nullopt;
+  return extra_binders().bind(family, primitive, claims);
 }
 
 }  // namespace syncstress::scenarios
