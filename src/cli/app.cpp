@@ -2,10 +2,12 @@
 #include <exception>
 #include <ostream>
 #include <sstream>
+#include <system_error>
 
 #include "cli/commands.hpp"
 #include "report/version.hpp"
 #include "util/concat.hpp"
+#include "util/environment_error.hpp"
 #include "util/terminal_text.hpp"
 #include "util/usage_error.hpp"
 
@@ -42,7 +44,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     app.footer(
         "Exit codes: 0 every verdict as expected, 1 a property violated (or a gate difference),\n"
         "2 usage or input error, 3 internal error, 4 inconclusive (a time budget ended a cell\n"
-        "before its executions), 130/143 stopped by SIGINT/SIGTERM (report written).\n"
+        "before its executions), 5 the system refused (a full disk, a permission lost, a\n"
+        "folder removed; the previous report is intact), 130/143 stopped by SIGINT/SIGTERM\n"
+        "(report written).\n"
         "Example:\n  syncstress list\n  syncstress run --scenario shared-mutex-starvation");
     std::vector<std::unique_ptr<Command>> commands;
     commands.push_back(add_list_command(app));
@@ -71,6 +75,14 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     // A message may quote a name read from a report or a preset: shown, never obeyed.
     err << "syncstress: error: " << printable_lines(e.what()) << "\n";
     return kExitUsage;
+  } catch (const std::system_error& e) {
+    if (const auto advice = environment_advice(e.code())) {
+      err << "syncstress: the system refused: " << printable_lines(e.what()) << "; " << *advice
+          << "\n";
+      return kExitEnvironment;
+    }
+    err << "syncstress: internal error: " << printable_lines(e.what()) << "\n";
+    return kExitInternal;
   } catch (const std::exception& e) {
     err << "syncstress: internal error: " << printable_lines(e.what()) << "\n";
     return kExitInternal;

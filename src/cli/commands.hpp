@@ -17,9 +17,12 @@ enum ExitCode : int {
   kExitOk = 0,         ///< every verdict as expected
   kExitViolation = 1,  ///< a property violated (run, replay) or a difference (gate)
   kExitUsage = 2,      ///< usage or input error; nothing was written
-  kExitInternal = 3,   ///< a bug or an environment failure in the tool itself
+  kExitInternal = 3,   ///< a bug in the tool itself
   /// run: a cell's time budget ended it before its planned executions, nothing broken
   kExitInconclusive = 4,
+  /// the system refused what the tool needed (a full disk, a permission lost, a folder removed,
+  /// no processes left); the previous report is intact (util/environment_error.hpp)
+  kExitEnvironment = 5,
   // run: 128 + the signal when SIGINT (130) or SIGTERM (143) stopped it, report written.
 };
 

@@ -25,7 +25,7 @@ namespace {
 /// Owns the temporary file until it is renamed into place.
 class TempFile {
  public:
-  explicit TempFile(const std::filesystem::path& target) {
+  explicit TempFile(const std::filesystem::path& target) : target_(target) {
     const auto dir =
         target.parent_path().empty() ? std::filesystem::path(".") : target.parent_path();
     const std::string pattern = dir / concat(".", target.filename().string(), ".tmp.XXXXXX");
@@ -49,7 +49,7 @@ class TempFile {
       const ssize_t n = ::write(fd_, content.data(), content.size());
       if (n < 0) {
         if (errno == EINTR) continue;
-        throw_errno("cannot write", path());
+        throw_errno("cannot write", target_);
       }
       content.remove_prefix(static_cast<std::size_t>(n));
     }
@@ -58,11 +58,11 @@ class TempFile {
   /// Makes the file `target`: over what is there when `replace`, else only if nothing is (then
   /// returns false, the temporary file removed, when something is).
   bool sync_close_and_rename(const std::filesystem::path& target, bool replace) {
-    if (::fchmod(fd_, 0644) != 0) throw_errno("cannot set the mode of", path());
-    if (::fsync(fd_) != 0) throw_errno("cannot fsync", path());
+    if (::fchmod(fd_, 0644) != 0) throw_errno("cannot set the mode of the new", target_);
+    if (::fsync(fd_) != 0) throw_errno("cannot write", target_);
     const int fd = fd_;
     fd_ = -1;
-    if (::close(fd) != 0) throw_errno("cannot close", path());
+    if (::close(fd) != 0) throw_errno("cannot write", target_);
     if (replace) {
       if (::rename(name_.data(), target.c_str()) != 0) throw_errno("cannot rename onto", target);
     } else if (!link_new(target)) {
@@ -72,8 +72,6 @@ class TempFile {
     renamed_ = true;
     return true;
   }
-
-  std::filesystem::path path() const { return std::filesystem::path(name_.data()); }
 
  private:
   /// Renames the temporary file to `target` unless `target` exists (a file, a folder, a link:
@@ -93,6 +91,7 @@ class TempFile {
     return true;
   }
 
+  std::filesystem::path target_;
   std::vector<char> name_;
   int fd_ = -1;
   bool renamed_ = false;
