@@ -7,6 +7,7 @@
 
 #include "schedules/dpor_strategy.hpp"
 #include "schedules/exhaustive_strategy.hpp"
+#include "util/json_input.hpp"
 
 namespace syncstress {
 namespace {
@@ -88,7 +89,7 @@ void ExhaustiveStrategy::resume(const json& position) {
     complete_ = s.at("complete").get<bool>();
     prefix_.set_state(s.at("prefix").get<std::array<std::int64_t, 4>>());
   } catch (const json::exception& e) {
-    malformed(e.what());
+    malformed(json_error_text(e).c_str());
   }
 }
 
@@ -166,7 +167,7 @@ void DporStrategy::resume(const json& position) {
     choosing_node_ = -1;
     data_hash_ = 0;
   } catch (const json::exception& e) {
-    malformed(e.what());
+    malformed(json_error_text(e).c_str());
   }
 }
 

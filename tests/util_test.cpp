@@ -94,6 +94,19 @@ TEST(UtilJsonInput, SyntaxErrorsSayNotValidJsonAndWhere) {
   EXPECT_NE(json_input_error("[1] 2").find("line 1, column"), std::string::npos);
 }
 
+TEST(UtilJsonInput, MessagesCarryNoTagOfTheJsonLibrary) {
+  for (const char* text : {"{\"x\": ", "", "[1] 2", "{\"a\" 1}", "x"}) {
+    const auto message = json_input_error(text);
+    EXPECT_EQ(message.find("json.exception"), std::string::npos) << message;
+    EXPECT_NE(message.find("at line "), std::string::npos) << message;
+  }
+  try {
+    (void)nlohmann::json::parse("{\"a\": 1}").at("b");
+  } catch (const nlohmann::json::exception& e) {
+    EXPECT_EQ(json_error_text(e), "key 'b' not found");
+  }
+}
+
 TEST(UtilShellQuote, LeavesPlainWordsAndQuotesTheRest) {
   // A word and how a shell command spells it.
   const std::vector<std::pair<std::string, std::string>> words = {

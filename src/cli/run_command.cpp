@@ -25,6 +25,7 @@
 #include "util/concat.hpp"
 #include "util/distinct_paths.hpp"
 #include "util/interrupt.hpp"
+#include "util/json_input.hpp"
 #include "util/known_names.hpp"
 #include "util/terminal_text.hpp"
 #include "util/usage_error.hpp"
@@ -339,8 +340,8 @@ class RunCommand final : public Command {
                                 ": a merged report; resume each shard's report, then merge them"));
       }
     } catch (const nlohmann::json::exception& e) {
-      throw UsageError(
-          concat("--resume ", path, ": its config block is not as run writes it (", e.what(), ")"));
+      throw UsageError(concat("--resume ", path, ": its config block is not as run writes it (",
+                              json_error_text(e), ")"));
     }
     return earlier;
   }

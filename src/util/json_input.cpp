@@ -31,7 +31,7 @@ class NestingCheck final : public json::json_sax_t {
   bool end_array() override { return leave(); }
   bool parse_error(std::size_t position, const std::string& token,
                    const json::exception& e) override {
-    error_ = Error{position, token, e.id, e.what()};
+    error_ = Error{position, token, e.id, json_error_text(e)};
     return false;
   }
 
@@ -98,8 +98,15 @@ nlohmann::json parse_json_input(std::string_view text, std::string_view origin) 
   } catch (const json::exception& e) {
     // The first pass accepted it, so nlohmann cannot refuse it now; kept as an input error
     // rather than an internal one should the two ever disagree.
-    throw UsageError(concat(origin, ": not valid JSON: ", e.what()));
+    throw UsageError(concat(origin, ": not valid JSON: ", json_error_text(e)));
   }
+}
+
+std::string json_error_text(const nlohmann::json::exception& e) {
+  // The library prefixes every explanation with "[json.exception.<kind>.<id>] ".
+  const std::string_view what = e.what();
+  const auto tag_end = what.starts_with("[json.exception.") ? what.find("] ") : what.npos;
+  return std::string(tag_end == what.npos ? what : what.substr(tag_end + 2));
 }
 
 nlohmann::json parse_json_input(std::istream& in, std::string_view origin) {

@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <istream>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <string_view>
 
 namespace syncstress {
@@ -24,5 +25,9 @@ nlohmann::json parse_json_input(std::string_view text, std::string_view origin);
 
 /// The same for everything `in` holds.
 nlohmann::json parse_json_input(std::istream& in, std::string_view origin);
+
+/// What a JSON error says, for a message: its explanation without the library's tag
+/// ("[json.exception.type_error.302] ").
+std::string json_error_text(const nlohmann::json::exception& e);
 
 }  // namespace syncstress

@@ -11,6 +11,7 @@
 #include "scenarios/outcome_json.hpp"
 #include "supervise/program.hpp"
 #include "util/concat.hpp"
+#include "util/json_input.hpp"
 #include "util/lines.hpp"
 #include "util/usage_error.hpp"
 
@@ -59,7 +60,7 @@ json ask(const std::vector<std::string>& arguments, double timeout, std::string&
   try {
     return json::parse(f.out);
   } catch (const json::exception& e) {
-    error = std::string("syncstress-relacy wrote no valid JSON: ") + e.what();
+    error = "syncstress-relacy wrote no valid JSON: " + json_error_text(e);
     return nullptr;
   }
 }
