@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -285,6 +286,27 @@ class CliShardInput : public ::testing::Test {
   }
   TempDir dir_;
 };
+
+TEST_F(CliShardInput, MergeRefusesCellsNoRunWrites) {
+  const json original = read_json(dir_.path() / "s2.json");
+  const json violation = {
+      {"property", "mutual_exclusion"}, {"message", "forged"},   {"seed", 1}, {"schedule", ""},
+      {"replay_command", ""},           {"trace", json::array()}};
+  const std::vector<std::pair<std::string, std::function<void(json&)>>> forgeries = {
+      {"passed with violations", [&](json& c) { c["violations"].push_back(violation); }},
+      {"failed without a violation", [](json& c) { c["verdict"] = "fail"; }},
+      {"above its planned_executions", [](json& c) { c["executions"] = 1'000'000; }},
+      {"elapsed_seconds that is negative", [](json& c) { c["elapsed_seconds"] = -5.0; }},
+      {"an error without its text", [](json& c) { c["verdict"] = "error"; }},
+  };
+  for (const auto& [why, forge] : forgeries) {
+    json report = original;
+    forge(report["cells"][0]);
+    std::ofstream(dir_.path() / "s2.json") << report.dump();
+    expect_refused({"s1.json", "s2.json"}, why);
+  }
+  std::ofstream(dir_.path() / "s2.json") << original.dump();
+}
 
 TEST_F(CliShardInput, MergeRefusesAMissingShard) { expect_refused({"s1.json"}, "is missing"); }
 

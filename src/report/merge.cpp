@@ -1,6 +1,7 @@
 #include "report/merge.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 #include <optional>
@@ -211,13 +212,37 @@ json add_metrics(json into, json from) {
   return into;
 }
 
-/// A report's cell, read through the codec; one that is not as run writes it is refused.
+/// A report's cell, read through the codec and checked for what no run writes; one that is not
+/// as run writes it is refused, naming the field.
 CellResult read_cell(const json& cell, const std::filesystem::path& path) {
+  CellResult out;
   try {
-    return cell_result_from_json(cell);
+    out = cell_result_from_json(cell);
   } catch (const json::exception&) {
     refuse(concat(path.string(), ": a cell is not as syncstress run writes it"));
   }
+  const auto wrong = [&](const std::string& what) {
+    refuse(concat(path.string(), ": cell ", out.primitive, " x ", out.scenario, " ", what,
+                  ", which no run writes; merge the shard reports as run wrote them"));
+  };
+  if (out.executions > out.planned_executions) {
+    wrong(concat("has executions ", std::to_string(out.executions),
+                 " above its planned_executions ", std::to_string(out.planned_executions)));
+  }
+  if (!(out.elapsed_seconds >= 0) || !std::isfinite(out.elapsed_seconds)) {
+    wrong("has an elapsed_seconds that is negative or not a number");
+  }
+  if (out.verdict == Verdict::pass && !out.violations.empty()) {
+    wrong("passed with violations");
+  }
+  if (out.verdict == Verdict::fail && out.violations.empty()) {
+    wrong("failed without a violation");
+  }
+  if (out.verdict == Verdict::fail && out.stopped_by != StopReason::violation) {
+    wrong(concat("failed but stopped by ", to_string(out.stopped_by)));
+  }
+  if (out.verdict == Verdict::error && out.error.empty()) wrong("is an error without its text");
+  return out;
 }
 
 /// The strategy a cell's schedule column names; a cell whose column names none is refused.
