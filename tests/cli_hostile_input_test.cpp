@@ -374,8 +374,14 @@ TEST_F(CliHostileInput, MergeRefusesShardsOfAnotherBuildAndCountsPastTwoToThe64)
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "m.json"));
   };
   refused([](json& r) { r["context"]["version"] = "9.9.9"; }, "different builds");
+  refused(
+      [](json& r) {
+        r["cells"][0]["executions"] = std::numeric_limits<std::uint64_t>::max();
+        r["cells"][0]["planned_executions"] = std::numeric_limits<std::uint64_t>::max();
+      },
+      "add up past 2^64-1");
   refused([](json& r) { r["cells"][0]["executions"] = std::numeric_limits<std::uint64_t>::max(); },
-          "add up past 2^64-1");
+          "above its planned_executions");
   refused([](json& r) { r["cells"][0]["steps"] = std::numeric_limits<std::uint64_t>::max(); },
           "add up past 2^64-1");
   refused([](json& r) { r["cells"][0].erase("planned_executions"); },
