@@ -2,10 +2,15 @@
 // failed cell (or a replayed violation) with the execution in flight, never the end of the tool;
 // and another program runs under the same supervision with its output captured.
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <csignal>
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <thread>
 
 #include "supervise/isolated.hpp"
 #include "supervise/program.hpp"
@@ -45,7 +50,7 @@ TEST(SuperviseIsolation, ResultOfAHealthyChildComesBackWhole) {
         c.violations.push_back(v);
         return c;
       },
-      identity(), 30, 60);
+      identity(), 30, Stall{60, StallClock::cpu});
   EXPECT_EQ(r.verdict, Verdict::fail);
   EXPECT_EQ(r.executions, 7u);
   EXPECT_EQ(r.metrics.at("jain_fairness_index"), 0.5);
@@ -60,7 +65,7 @@ TEST(SuperviseIsolation, CrashIsAFailedCellNamingTheSignalAndTheExecutionInFligh
         std::raise(SIGSEGV);
         return identity();
       },
-      identity(), 30, 60);
+      identity(), 30, Stall{60, StallClock::cpu});
   EXPECT_EQ(r.verdict, Verdict::fail);
   ASSERT_EQ(r.violations.size(), 1u);
   EXPECT_EQ(r.violations[0].property, "crash");
@@ -80,7 +85,7 @@ TEST(SuperviseIsolation, HangIsKilledAtTheDeadlineAndReported) {
         }
         return identity();
       },
-      identity(), 1.0, 60);
+      identity(), 1.0, Stall{60, StallClock::cpu});
   EXPECT_EQ(r.verdict, Verdict::fail);
   ASSERT_EQ(r.violations.size(), 1u);
   EXPECT_EQ(r.violations[0].property, "hang");
@@ -99,7 +104,7 @@ TEST(SuperviseIsolation, StallIsCaughtByTheChildsWatchdogWithTheScheduleInFlight
         }
         return identity();
       },
-      identity(), 60, 1);
+      identity(), 60, Stall{1, StallClock::cpu});
   const auto took = std::chrono::steady_clock::now() - started;
   EXPECT_EQ(r.verdict, Verdict::fail);
   ASSERT_EQ(r.violations.size(), 1u);
@@ -114,6 +119,51 @@ TEST(SuperviseIsolation, StallIsCaughtByTheChildsWatchdogWithTheScheduleInFlight
   EXPECT_LT(took, std::chrono::seconds(30));
 }
 
+TEST(SuperviseIsolation, AStoppedChildIsNoHang) {
+  // The child stops itself for three seconds (as SIGSTOP, a debugger or a paused machine would
+  // stop it) under a one-second stall counted in its CPU time; the test continues it.
+  const auto pid_file = std::filesystem::temp_directory_path() /
+                        ("syncstress-stopped-child-" + std::to_string(::getpid()));
+  std::thread resume([&] {
+    std::this_thread::sleep_for(std::chrono::seconds(3));
+    std::ifstream in(pid_file);
+    pid_t pid = 0;
+    if (in >> pid && pid > 0) ::kill(pid, SIGCONT);
+  });
+  const auto r = run_isolated(
+      [&](ExecutionWatch& watch) {
+        watch.progress();
+        std::ofstream(pid_file) << ::getpid() << '\n';
+        ::raise(SIGSTOP);
+        watch.progress();
+        CellResult c = identity();
+        c.verdict = Verdict::pass;
+        return c;
+      },
+      identity(), 60, Stall{1, StallClock::cpu});
+  resume.join();
+  std::filesystem::remove(pid_file);
+  EXPECT_EQ(r.verdict, Verdict::pass) << (r.violations.empty() ? "" : r.violations[0].message);
+}
+
+TEST(SuperviseIsolation, ASleepingChildIsAHangOnlyOnTheWallClock) {
+  // A child that gets no CPU (asleep here, as one starved by a loaded machine would be) makes
+  // no stall counted in its CPU time; counted in wall-clock time it does (real threads asleep
+  // in a deadlock).
+  for (const StallClock clock : {StallClock::cpu, StallClock::wall}) {
+    const auto r = run_isolated(
+        [](ExecutionWatch& watch) {
+          watch.progress();
+          std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+          CellResult c = identity();
+          c.verdict = Verdict::pass;
+          return c;
+        },
+        identity(), 60, Stall{1, clock});
+    EXPECT_EQ(r.verdict, clock == StallClock::cpu ? Verdict::pass : Verdict::fail);
+  }
+}
+
 TEST(SuperviseIsolation, ProgressKeepsTheWatchdogQuiet) {
   const auto r = run_isolated(
       [](ExecutionWatch& watch) {
@@ -124,7 +174,7 @@ TEST(SuperviseIsolation, ProgressKeepsTheWatchdogQuiet) {
         c.verdict = Verdict::pass;
         return c;
       },
-      identity(), 60, 1);
+      identity(), 60, Stall{1, StallClock::cpu});
   EXPECT_EQ(r.verdict, Verdict::pass);
   EXPECT_TRUE(r.violations.empty());
 }
@@ -138,7 +188,7 @@ TEST(SuperviseIsolation, ReplayThatCrashesComesBackAsACrashViolationOfTheReplaye
         std::raise(SIGABRT);
         return {};
       },
-      identity_of_replay, 30, 60);
+      identity_of_replay, 30, Stall{60, StallClock::cpu});
   ASSERT_TRUE(r.violation.has_value());
   EXPECT_EQ(r.violation->property, "crash");
   EXPECT_NE(r.violation->message.find("SIGABRT"), std::string::npos) << r.violation->message;
@@ -154,7 +204,7 @@ TEST(SuperviseIsolation, HealthyReplayComesBackWhole) {
         out.trace = {"1 t0 lock", "2 t1 lock"};
         return out;
       },
-      Violation{}, 30, 60);
+      Violation{}, 30, Stall{60, StallClock::cpu});
   EXPECT_FALSE(r.violation.has_value());
   EXPECT_EQ(r.steps, 12u);
   EXPECT_EQ(r.trace.size(), 2u);
@@ -162,7 +212,7 @@ TEST(SuperviseIsolation, HealthyReplayComesBackWhole) {
 
 TEST(SuperviseIsolation, UsageErrorInTheChildIsRethrownInTheParent) {
   EXPECT_THROW(run_isolated([](ExecutionWatch&) -> CellResult { throw UsageError("bad input"); },
-                            identity(), 30, 60),
+                            identity(), 30, Stall{60, StallClock::cpu}),
                UsageError);
 }
 

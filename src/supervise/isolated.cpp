@@ -35,7 +35,7 @@ struct ChildEnding {
 /// message: "RESULT <json>", "USAGE <text>", "ERROR <text>", or its handlers' "CRASH <note>"
 /// or "HANG <note>".
 ChildEnding run_supervised(const std::function<json(scenarios::ExecutionWatch&)>& work,
-                           double timeout_seconds, double stall) {
+                           double timeout_seconds, Stall stall) {
   const auto exit = run_child(
       1,
       [&](std::span<const int> fds) {
@@ -121,7 +121,8 @@ void describe_ending(const ChildEnding& e, double timeout_seconds, Violation& v)
                     ? "the run did not finish within " +
                           std::to_string(static_cast<int>(timeout_seconds)) + " s"
                     : "no progress for " + std::to_string(e.note.value("stalled_seconds", 0)) +
-                          " s" + where + why;
+                          (e.note.value("cpu_time", false) ? " s of its CPU time" : " s") + where +
+                          why;
   } else {
     v.property = "crash";
     v.message = "the process died of " + signal_name(e.signal) + where;
@@ -151,10 +152,10 @@ bool isolation_enabled() {
 }
 
 CellResult run_isolated(const std::function<CellResult(scenarios::ExecutionWatch&)>& work,
-                        const CellResult& identity, double timeout_seconds, double stall_seconds) {
+                        const CellResult& identity, double timeout_seconds, Stall stall) {
   const auto started = std::chrono::steady_clock::now();
   const auto e = run_supervised([&](scenarios::ExecutionWatch& w) { return to_json(work(w)); },
-                                timeout_seconds, stall_seconds);
+                                timeout_seconds, stall);
   if (e.kind == ChildEnding::Kind::result) return cell_result_from_json(e.result);
   CellResult out = identity;
   out.elapsed_seconds =
@@ -196,10 +197,9 @@ CellResult run_isolated(const std::function<CellResult(scenarios::ExecutionWatch
 }
 
 ReplayOutcome replay_isolated(const std::function<ReplayOutcome(scenarios::ExecutionWatch&)>& work,
-                              const Violation& identity, double timeout_seconds,
-                              double stall_seconds) {
+                              const Violation& identity, double timeout_seconds, Stall stall) {
   const auto e = run_supervised([&](scenarios::ExecutionWatch& w) { return to_json(work(w)); },
-                                timeout_seconds, stall_seconds);
+                                timeout_seconds, stall);
   if (e.kind == ChildEnding::Kind::result) return replay_outcome_from_json(e.result);
   if (e.kind == ChildEnding::Kind::error) throw std::runtime_error(e.text);
   if (e.kind == ChildEnding::Kind::interrupted) throw std::runtime_error("interrupted");

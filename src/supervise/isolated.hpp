@@ -10,23 +10,23 @@
 
 #include "scenarios/execution_watch.hpp"
 #include "scenarios/outcome.hpp"
+#include "supervise/watchdog.hpp"
 
 namespace syncstress::supervise {
 
 /// Runs `work` in a forked child, handing it the watch the child's handlers read, and returns
 /// its result. `identity` names the cell (primitive, scenario, schedule) for the result made
-/// when the child dies: by a signal (fail, property "crash"), by its stall watchdog or killed
-/// after `timeout_seconds` (fail, property "hang"). A UsageError thrown by `work` is rethrown
-/// here.
+/// when the child dies: by a signal (fail, property "crash"), by its stall watchdog (`stall`)
+/// or killed after `timeout_seconds` (fail, property "hang"). A UsageError thrown by `work` is
+/// rethrown here.
 CellResult run_isolated(const std::function<CellResult(scenarios::ExecutionWatch&)>& work,
-                        const CellResult& identity, double timeout_seconds, double stall_seconds);
+                        const CellResult& identity, double timeout_seconds, Stall stall);
 
 /// Runs one replay in a forked child. When the child crashes or hangs, the outcome carries a
 /// violation ("crash" or "hang") built on `identity` (schedule, seed, replay command), with the
 /// trace up to that point. A UsageError thrown by `work` is rethrown here.
 ReplayOutcome replay_isolated(const std::function<ReplayOutcome(scenarios::ExecutionWatch&)>& work,
-                              const Violation& identity, double timeout_seconds,
-                              double stall_seconds);
+                              const Violation& identity, double timeout_seconds, Stall stall);
 
 /// Whether work runs in child processes: yes, unless SYNCSTRESS_NO_FORK=1 (for debuggers).
 bool isolation_enabled();

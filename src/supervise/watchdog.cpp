@@ -27,6 +27,7 @@ static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
 std::uint64_t g_progress_seen = 0;
 int g_still_ticks = 0;
 int g_stall_ticks = 0;
+int g_timer = ITIMER_REAL;  // ITIMER_PROF when the stall is counted in CPU time
 
 class HandlerWatch final : public scenarios::ExecutionWatch {
  public:
@@ -58,7 +59,8 @@ void on_tick(int) {
     return;
   }
   if (++g_still_ticks < g_stall_ticks) return;
-  report_in_flight_and_exit("HANG", json{{"stalled_seconds", g_still_ticks}}, 0);
+  report_in_flight_and_exit(
+      "HANG", json{{"stalled_seconds", g_still_ticks}, {"cpu_time", g_timer == ITIMER_PROF}}, 0);
 }
 
 }  // namespace
@@ -73,7 +75,7 @@ void write_all(int fd, std::string_view data) {
   }
 }
 
-void install_handlers(int fd, double stall_seconds) {
+void install_handlers(int fd, Stall stall) {
   g_report_fd = fd;
   // Their own stack: the fault may be a fiber's stack overflowing.
   static std::vector<char> alt(1 << 16);
@@ -87,21 +89,22 @@ void install_handlers(int fd, double stall_seconds) {
   sigemptyset(&sa.sa_mask);
   for (int sig : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) sigaction(sig, &sa, nullptr);
 
-  g_stall_ticks = std::max(1, static_cast<int>(stall_seconds + 0.999));
+  g_stall_ticks = std::max(1, static_cast<int>(stall.seconds + 0.999));
+  g_timer = stall.clock == StallClock::cpu ? ITIMER_PROF : ITIMER_REAL;
   struct sigaction tick {};
   tick.sa_handler = &on_tick;
   tick.sa_flags = SA_ONSTACK | SA_RESTART;
   sigemptyset(&tick.sa_mask);
-  sigaction(SIGALRM, &tick, nullptr);
+  sigaction(stall.clock == StallClock::cpu ? SIGPROF : SIGALRM, &tick, nullptr);
   itimerval every_second{};
   every_second.it_interval.tv_sec = 1;
   every_second.it_value.tv_sec = 1;
-  setitimer(ITIMER_REAL, &every_second, nullptr);
+  setitimer(g_timer, &every_second, nullptr);
 }
 
 void stop_watchdog() {
   itimerval off{};
-  setitimer(ITIMER_REAL, &off, nullptr);
+  setitimer(g_timer, &off, nullptr);
 }
 
 scenarios::ExecutionWatch& handler_watch() {
@@ -109,8 +112,8 @@ scenarios::ExecutionWatch& handler_watch() {
   return watch;
 }
 
-double stall_seconds(std::uint64_t max_steps) {
-  return 5.0 + static_cast<double>(max_steps) * 1e-6;
+Stall sim_stall(std::uint64_t max_steps) {
+  return {5.0 + static_cast<double>(max_steps) * 1e-6, StallClock::cpu};
 }
 
 }  // namespace syncstress::supervise

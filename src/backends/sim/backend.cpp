@@ -20,8 +20,8 @@ namespace {
 constexpr double kTrialSeconds = 0.2;
 
 /// How long the cell's child may go without progress before it is a hang.
-double stall_of(const scenarios::Cell& cell) {
-  return stall_seconds(static_cast<std::uint64_t>(cell.params.integer("max_steps")));
+Stall stall_of(const scenarios::Cell& cell) {
+  return sim_stall(static_cast<std::uint64_t>(cell.params.integer("max_steps")));
 }
 
 class SimBackend final : public Backend {
@@ -45,10 +45,10 @@ class SimBackend final : public Backend {
     }
     CellResult identity = cell.identity();
     identity.schedule = describe(strategy);
-    const double stall = stall_of(cell);
+    const Stall stall = stall_of(cell);
     auto result = run_isolated(
         [&](scenarios::ExecutionWatch& watch) { return run_sim_cell(cell, sim, plan, watch); },
-        identity, 2 * plan.time_budget_seconds + 60 + stall, stall);
+        identity, 2 * plan.time_budget_seconds + 60 + stall.seconds, stall);
     for (auto& v : result.violations) {
       // A crash or hang note carries only the schedule string: the rest follows from it.
       if (v.replay_command.empty() && !v.schedule.empty()) {
@@ -82,12 +82,12 @@ class SimBackend final : public Backend {
     identity.seed = recorded.seed;
     identity.schedule = text;
     identity.replay_command = cell.replay_command(text);
-    const double stall = stall_of(cell);
+    const Stall stall = stall_of(cell);
     return replay_isolated(
         [&](scenarios::ExecutionWatch& watch) {
           return replay_sim_execution(cell, recorded, text, watch);
         },
-        identity, 60 + 2 * stall, stall);
+        identity, 60 + 2 * stall.seconds, stall);
   }
 };
 

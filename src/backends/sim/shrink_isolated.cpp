@@ -150,7 +150,7 @@ std::optional<ReplayOutcome> confirm_in_child(const Cell& cell, const Schedule& 
           [&](scenarios::ExecutionWatch& watch) {
             return scenarios::replay_sim_execution(cell, schedule, text, watch);
           },
-          identity, 60 + 2 * trial_seconds, trial_seconds);
+          identity, 60 + 2 * trial_seconds, Stall{trial_seconds, StallClock::cpu});
     } catch (const UsageError&) {
       return std::nullopt;
     }

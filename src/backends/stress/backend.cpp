@@ -32,12 +32,12 @@ class StressBackend final : public Backend {
     CellResult identity = cell.identity();
     identity.schedule =
         stress.describe(stress.threads != 0 ? stress.threads : default_stress_threads());
-    const auto stall = static_cast<double>(stress.stall_seconds);
+    const Stall stall{static_cast<double>(stress.stall_seconds), StallClock::wall};
     auto result = run_isolated(
         [&](scenarios::ExecutionWatch& watch) {
           return scenarios::run_stress_cell(cell, stress, plan, watch);
         },
-        identity, 2 * plan.time_budget_seconds + 60 + stall, stall);
+        identity, 2 * plan.time_budget_seconds + 60 + stall.seconds, stall);
     for (auto& v : result.violations) {
       // A crash or hang note: the sim search is the next thing to try.
       if (v.replay_command.empty()) {
