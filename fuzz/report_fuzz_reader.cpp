@@ -1,7 +1,8 @@
 // libFuzzer target: the files `syncstress replay REPORT` and `syncstress gate` read, a report
 // or a baseline, taken through what those commands do with them: the shared JSON reader, the
-// report's checks and the baseline's, the comparison with the committed baseline, JUnit, the
-// schedule strings of the violations, and `gate --write-baseline`.
+// report's checks and the baseline's, its cells read through the codec, the comparison with the
+// committed baseline, JUnit, the schedule strings of the violations, and `gate
+// --write-baseline`.
 //
 // What must hold for every input: each reader accepts it or throws UsageError, and what it
 // accepts the gate compares without throwing; the baseline written from an accepted report is
@@ -18,6 +19,7 @@
 
 #include "report/gate.hpp"
 #include "report/report.hpp"
+#include "report/typed_report.hpp"
 #include "schedules/schedule_codec.hpp"
 #include "schedules/strategy_spec.hpp"
 #include "util/json_input.hpp"
@@ -39,34 +41,37 @@ const std::vector<report::Expectation>& committed_baseline() {
   return baseline;
 }
 
-/// A real report of the seed corpus, read once: what a fuzzed baseline is compared with.
-const std::vector<nlohmann::json>& real_reports() {
-  static const std::vector<nlohmann::json> reports = {report::read_report(
-      kSource / "fuzz/corpus/report_fuzz_reader/report-exhaustive-cancellation.json")};
-  return reports;
+/// The cells of a real report of the seed corpus, read once: what a fuzzed baseline is compared
+/// with.
+const std::vector<CellResult>& real_cells() {
+  static const std::filesystem::path path =
+      kSource / "fuzz/corpus/report_fuzz_reader/report-exhaustive-cancellation.json";
+  static const std::vector<CellResult> cells = report::read_cells(report::read_report(path), path);
+  return cells;
 }
 
 void as_report(const nlohmann::json& doc) {
+  std::vector<CellResult> cells;
   try {
     report::check_report(doc, "fuzz-report.json");
+    cells = report::read_cells(doc, "fuzz-report.json");
   } catch (const UsageError&) {
     return;
   }
-  const std::vector<nlohmann::json> reports = {doc};
   for (const bool require_all : {false, true}) {
-    report::junit_xml(report::compare_with_baseline(committed_baseline(), reports, require_all));
+    report::junit_xml(report::compare_with_baseline(committed_baseline(), cells, require_all));
   }
-  for (const auto& cell : doc["cells"]) {
-    for (const auto& violation : cell["violations"]) {
+  for (const auto& cell : cells) {
+    for (const auto& violation : cell.violations) {
       try {
-        parse_schedule_string(violation["schedule"].get<std::string>());
+        parse_schedule_string(violation.schedule);
       } catch (const ScheduleFormatError&) {
       }
     }
   }
   nlohmann::json written;
   try {
-    written = report::baseline_from_reports(reports);
+    written = report::baseline_from_cells(cells);
   } catch (const UsageError&) {
     return;  // a report no baseline can describe (one cell, two verdicts): said so
   }
@@ -76,7 +81,7 @@ void as_report(const nlohmann::json& doc) {
   } catch (const UsageError& e) {
     finding(std::string("the baseline written from a report is refused: ") + e.what());
   }
-  const auto result = report::compare_with_baseline(expectations, reports, true);
+  const auto result = report::compare_with_baseline(expectations, cells, true);
   if (result.differences != 0) finding("a report differs from the baseline written from it");
 }
 
@@ -84,7 +89,7 @@ void as_baseline(const nlohmann::json& doc) {
   try {
     const auto expectations = report::parse_baseline(doc, "fuzz-baseline.json");
     for (const bool require_all : {false, true}) {
-      report::junit_xml(report::compare_with_baseline(expectations, real_reports(), require_all));
+      report::junit_xml(report::compare_with_baseline(expectations, real_cells(), require_all));
     }
   } catch (const UsageError&) {
   }

@@ -7,6 +7,7 @@
 
 #include "report/gate.hpp"
 #include "report/report.hpp"
+#include "scenarios/outcome_json.hpp"
 #include "tests/cli_harness.hpp"
 #include "util/usage_error.hpp"
 
@@ -16,36 +17,49 @@ namespace {
 using nlohmann::json;
 using testing::TempDir;
 
-json cell(const std::string& primitive, const std::string& scenario, const std::string& schedule,
-          const std::string& verdict) {
-  return {{"primitive", primitive}, {"scenario", scenario},       {"schedule", schedule},
-          {"verdict", verdict},     {"executions", 10},           {"elapsed_seconds", 0.5},
-          {"steps", 100},           {"violations", json::array()}};
-}
-
-/// A failing cell whose first violation broke `property`.
-json failing(const std::string& primitive, const std::string& property) {
-  json c = cell(primitive, "shared-mutex-starvation", "pct", "fail");
-  c["violations"] =
-      json::array({{{"property", property}, {"message", "m"}, {"seed", 1}, {"schedule", "s1.x"}}});
+CellResult cell(const std::string& primitive, const std::string& scenario,
+                const std::string& schedule, Verdict verdict) {
+  CellResult c;
+  c.primitive = primitive;
+  c.scenario = scenario;
+  c.schedule = schedule;
+  c.verdict = verdict;
+  c.executions = 10;
+  c.elapsed_seconds = 0.5;
+  c.steps = 100;
   return c;
 }
 
-json report_of(std::vector<json> cells) {
-  return {{"schema", report::kReportSchema}, {"config", json::object()}, {"cells", cells}};
+/// A failing cell whose first violation broke `property`.
+CellResult failing(const std::string& primitive, const std::string& property) {
+  CellResult c = cell(primitive, "shared-mutex-starvation", "pct", Verdict::fail);
+  Violation v;
+  v.property = property;
+  v.message = "m";
+  v.seed = 1;
+  v.schedule = "s1.x";
+  c.violations.push_back(v);
+  return c;
+}
+
+/// A report of `cells` as `syncstress run` writes it, for the command line.
+json report_of(const std::vector<CellResult>& cells) {
+  json out = json::array();
+  for (const auto& c : cells) out.push_back(to_json(c));
+  return {{"schema", report::kReportSchema}, {"config", json::object()}, {"cells", out}};
 }
 
 std::vector<report::Expectation> expectations() {
-  return {{"part8", "shared-mutex-starvation", std::nullopt, "fail", {}, {}},
-          {"part9", "shared-mutex-starvation", std::nullopt, "pass", {}, {}},
-          {"fifo_mutex", "mutex-fairness", std::nullopt, "pass", {}, {}}};
+  return {{"part8", "shared-mutex-starvation", std::nullopt, Verdict::fail, {}, {}},
+          {"part9", "shared-mutex-starvation", std::nullopt, Verdict::pass, {}, {}},
+          {"fifo_mutex", "mutex-fairness", std::nullopt, Verdict::pass, {}, {}}};
 }
 
 TEST(Gate, AgreeingReportHasNoDifference) {
   const auto result = report::compare_with_baseline(
       expectations(),
-      {report_of({cell("part8", "shared-mutex-starvation", "pct", "fail"),
-                  cell("part9", "shared-mutex-starvation", "pct", "pass")})},
+      {cell("part8", "shared-mutex-starvation", "pct", Verdict::fail),
+       cell("part9", "shared-mutex-starvation", "pct", Verdict::pass)},
       false);
   EXPECT_EQ(result.differences, 0u);
   EXPECT_EQ(result.cases.size(), 2u);
@@ -55,59 +69,59 @@ TEST(Gate, AgreeingReportHasNoDifference) {
 TEST(Gate, KnownFailureThatNowPassesIsADifference) {
   const auto result = report::compare_with_baseline(
       expectations(),
-      {report_of({cell("part8", "shared-mutex-starvation", "pct", "pass"),
-                  cell("part9", "shared-mutex-starvation", "pct", "pass")})},
+      {cell("part8", "shared-mutex-starvation", "pct", Verdict::pass),
+       cell("part9", "shared-mutex-starvation", "pct", Verdict::pass)},
       false);
   ASSERT_EQ(result.differences, 1u);
-  EXPECT_EQ(result.cases[0].kind, "bug no longer caught");
+  EXPECT_EQ(result.cases[0].kind, report::GateDifference::bug_no_longer_caught);
   EXPECT_EQ(result.cases[0].problem, "bug no longer caught: expected fail, got pass");
 }
 
 TEST(Gate, NewFailureIsADifference) {
   const auto result = report::compare_with_baseline(
       expectations(),
-      {report_of({cell("part8", "shared-mutex-starvation", "pct", "fail"),
-                  cell("part9", "shared-mutex-starvation", "pct", "fail")})},
+      {cell("part8", "shared-mutex-starvation", "pct", Verdict::fail),
+       cell("part9", "shared-mutex-starvation", "pct", Verdict::fail)},
       false);
   ASSERT_EQ(result.differences, 1u);
-  EXPECT_EQ(result.cases[1].kind, "new failure");
+  EXPECT_EQ(result.cases[1].kind, report::GateDifference::new_failure);
   EXPECT_EQ(result.cases[1].problem, "new failure: expected pass, got fail");
 }
 
 TEST(Gate, AFailForAnotherPropertyIsAPropertyChange) {
   auto baseline = expectations();
   baseline[0].property = "starvation_freedom";
-  const json part9 = cell("part9", "shared-mutex-starvation", "pct", "pass");
+  const CellResult part9 = cell("part9", "shared-mutex-starvation", "pct", Verdict::pass);
   const auto same = report::compare_with_baseline(
-      baseline, {report_of({failing("part8", "starvation_freedom"), part9})}, false);
+      baseline, {failing("part8", "starvation_freedom"), part9}, false);
   EXPECT_EQ(same.differences, 0u);
   // The documented bug is no longer what fails the cell: a crash took its place.
-  const auto changed = report::compare_with_baseline(
-      baseline, {report_of({failing("part8", "crash"), part9})}, false);
+  const auto changed =
+      report::compare_with_baseline(baseline, {failing("part8", "crash"), part9}, false);
   ASSERT_EQ(changed.differences, 1u);
-  EXPECT_EQ(changed.cases[0].kind, "property changed");
+  EXPECT_EQ(changed.cases[0].kind, report::GateDifference::property_changed);
   EXPECT_EQ(changed.cases[0].problem,
             "property changed: expected fail (starvation_freedom), got fail (crash)");
 }
 
 TEST(Gate, AMeasuredCellPinsWhichUnclaimedPropertiesBroke) {
   std::vector<report::Expectation> baseline = {
-      {"m", "cancellation-during-resume", std::nullopt, "measured", {}, {{"a", "b"}}}};
-  json c = cell("m", "cancellation-during-resume", "random", "measured");
-  c["metrics"] = {{"executions_breaking", {{"a", 3}, {"b", 1}}}};
-  EXPECT_EQ(report::compare_with_baseline(baseline, {report_of({c})}, false).differences, 0u);
-  c["metrics"]["executions_breaking"].erase("b");
-  const auto result = report::compare_with_baseline(baseline, {report_of({c})}, false);
+      {"m", "cancellation-during-resume", std::nullopt, Verdict::measured, {}, {{"a", "b"}}}};
+  CellResult c = cell("m", "cancellation-during-resume", "random", Verdict::measured);
+  c.metrics = {{"executions_breaking", {{"a", 3}, {"b", 1}}}};
+  EXPECT_EQ(report::compare_with_baseline(baseline, {c}, false).differences, 0u);
+  c.metrics["executions_breaking"].erase("b");
+  const auto result = report::compare_with_baseline(baseline, {c}, false);
   ASSERT_EQ(result.differences, 1u);
   EXPECT_EQ(result.cases[0].problem, "property changed: measured, broken [a, b] expected, got [a]");
 }
 
 TEST(Gate, AnInconclusiveCellSaysHowFarItGot) {
-  json c = cell("part9", "shared-mutex-starvation", "pct", "inconclusive");
-  c["planned_executions"] = 1000;
-  const auto result = report::compare_with_baseline(expectations(), {report_of({c})}, false);
+  CellResult c = cell("part9", "shared-mutex-starvation", "pct", Verdict::inconclusive);
+  c.planned_executions = 1000;
+  const auto result = report::compare_with_baseline(expectations(), {c}, false);
   ASSERT_EQ(result.differences, 2u);  // and part8 is missing
-  EXPECT_EQ(result.cases[0].kind, "inconclusive");
+  EXPECT_EQ(result.cases[0].kind, report::GateDifference::inconclusive);
   EXPECT_EQ(result.cases[0].problem,
             "inconclusive: expected pass, but only 10 of 1000 executions ran before the time "
             "budget ended the cell (raise --time-budget)");
@@ -116,8 +130,8 @@ TEST(Gate, AnInconclusiveCellSaysHowFarItGot) {
 TEST(Gate, UnknownCellAndMissingCellOfARunScenarioAreDifferences) {
   const auto result = report::compare_with_baseline(
       expectations(),
-      {report_of({cell("part8", "shared-mutex-starvation", "pct", "fail"),
-                  cell("new_one", "shared-mutex-starvation", "pct", "pass")})},
+      {cell("part8", "shared-mutex-starvation", "pct", Verdict::fail),
+       cell("new_one", "shared-mutex-starvation", "pct", Verdict::pass)},
       false);
   EXPECT_EQ(result.differences, 2u);  // new_one unknown, part9 missing
   EXPECT_NE(result.cases[1].problem.find("no entry"), std::string::npos);
@@ -128,8 +142,8 @@ TEST(Gate, UnknownCellAndMissingCellOfARunScenarioAreDifferences) {
 TEST(Gate, RequireAllCountsScenariosThatDidNotRun) {
   const auto result = report::compare_with_baseline(
       expectations(),
-      {report_of({cell("part8", "shared-mutex-starvation", "pct", "fail"),
-                  cell("part9", "shared-mutex-starvation", "pct", "pass")})},
+      {cell("part8", "shared-mutex-starvation", "pct", Verdict::fail),
+       cell("part9", "shared-mutex-starvation", "pct", Verdict::pass)},
       true);
   EXPECT_EQ(result.differences, 1u);
   EXPECT_EQ(result.not_run, 0u);
@@ -137,39 +151,38 @@ TEST(Gate, RequireAllCountsScenariosThatDidNotRun) {
 
 TEST(Gate, ScheduleSpecificExpectationBeatsTheCatchAll) {
   auto baseline = expectations();
-  baseline.push_back({"part8", "shared-mutex-starvation", "round-robin", "pass", {}, {}});
+  baseline.push_back({"part8", "shared-mutex-starvation", "round-robin", Verdict::pass, {}, {}});
   const auto result = report::compare_with_baseline(
       baseline,
-      {report_of({cell("part8", "shared-mutex-starvation", "round-robin", "pass"),
-                  cell("part8", "shared-mutex-starvation", "pct", "fail"),
-                  cell("part9", "shared-mutex-starvation", "pct", "pass")})},
+      {cell("part8", "shared-mutex-starvation", "round-robin", Verdict::pass),
+       cell("part8", "shared-mutex-starvation", "pct", Verdict::fail),
+       cell("part9", "shared-mutex-starvation", "pct", Verdict::pass)},
       false);
   EXPECT_EQ(result.differences, 0u);
 }
 
 TEST(Gate, BaselineWrittenFromReportsPassesThemAndPinsProperties) {
-  json measured = cell("b", "s1", "pct", "measured");
-  measured["metrics"] = {{"executions_breaking", {{"x", 2}}}};
-  json fail = failing("a", "mutual_exclusion");
-  fail["scenario"] = "s1";
-  const std::vector<json> reports = {
-      report_of({fail, cell("a", "s1", "random", "pass"), measured})};
+  CellResult measured = cell("b", "s1", "pct", Verdict::measured);
+  measured.metrics = {{"executions_breaking", {{"x", 2}}}};
+  CellResult fail = failing("a", "mutual_exclusion");
+  fail.scenario = "s1";
+  const std::vector<CellResult> cells = {fail, cell("a", "s1", "random", Verdict::pass), measured};
   TempDir dir;
-  const auto path = dir.write("b.json", report::baseline_from_reports(reports).dump());
+  const auto path = dir.write("b.json", report::baseline_from_cells(cells).dump());
   const auto baseline = report::read_baseline(path);
   ASSERT_EQ(baseline.size(), 3u);  // a split by schedule (verdicts differ), b one entry
   EXPECT_EQ(baseline[0].property, "mutual_exclusion");
   EXPECT_EQ(baseline[2].broken, std::vector<std::string>{"x"});
-  const auto result = report::compare_with_baseline(baseline, reports, true);
+  const auto result = report::compare_with_baseline(baseline, cells, true);
   EXPECT_EQ(result.differences, 0u);
 }
 
 TEST(Gate, NoBaselineIsWrittenFromReportsThatGiveOneCellTwoVerdicts) {
   // The later verdict won, and the baseline failed the very reports it was written from.
-  const std::vector<json> reports = {report_of({cell("a", "s1", "pct", "pass")}),
-                                     report_of({cell("a", "s1", "pct", "fail")})};
+  const std::vector<CellResult> cells = {cell("a", "s1", "pct", Verdict::pass),
+                                         cell("a", "s1", "pct", Verdict::fail)};
   try {
-    report::baseline_from_reports(reports);
+    report::baseline_from_cells(cells);
     ADD_FAILURE() << "a baseline was written";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("a x s1 [pct] is pass in one cell of the reports and "
@@ -178,15 +191,15 @@ TEST(Gate, NoBaselineIsWrittenFromReportsThatGiveOneCellTwoVerdicts) {
         << e.what();
   }
   // The same verdict twice is one expectation.
-  EXPECT_EQ(report::baseline_from_reports({reports[0], reports[0]})["cells"].size(), 1u);
+  EXPECT_EQ(report::baseline_from_cells({cells[0], cells[0]})["cells"].size(), 1u);
 }
 
 TEST(Gate, JunitIsWellFormedXmlWithOneFailurePerDifference) {
   auto result = report::compare_with_baseline(
       expectations(),
-      {report_of({cell("part8", "shared-mutex-starvation", "pct:d=3", "pass"),
-                  cell("part9<&\"'>", "shared-mutex-starvation", "pct", "pass"),
-                  cell("fifo_mutex", "mutex-fairness", "random", "pass")})},
+      {cell("part8", "shared-mutex-starvation", "pct:d=3", Verdict::pass),
+       cell("part9<&\"'>", "shared-mutex-starvation", "pct", Verdict::pass),
+       cell("fifo_mutex", "mutex-fairness", "random", Verdict::pass)},
       false);
   TempDir dir;
   const auto xml = dir.write("j.xml", report::junit_xml(result));
@@ -209,9 +222,10 @@ TEST(GateCli, ExitsOneOnADifferenceZeroOnNoneAndWritesJunit) {
                 json{{"schema", report::kBaselineSchema},
                      {"cells", {{{"primitive", "part8"}, {"scenario", "s"}, {"verdict", "fail"}}}}}
                     .dump());
-  const auto same = dir.write("same.json", report_of({cell("part8", "s", "pct", "fail")}).dump());
+  const auto same =
+      dir.write("same.json", report_of({cell("part8", "s", "pct", Verdict::fail)}).dump());
   const auto changed =
-      dir.write("changed.json", report_of({cell("part8", "s", "pct", "pass")}).dump());
+      dir.write("changed.json", report_of({cell("part8", "s", "pct", Verdict::pass)}).dump());
 
   auto r = testing::run_cli(
       {"gate", "--baseline", baseline.string(), same.string(), "--junit", "ok.xml"}, dir.path());

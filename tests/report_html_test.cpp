@@ -1,13 +1,16 @@
 // The HTML page of a report (src/report/html.hpp): every string from the report escaped, one
 // table row per cell, the breach step of a swimlane marked, nothing loaded from elsewhere, and
-// a page for reports without violations or with fields of unexpected types.
+// a page for reports without violations or with metrics, context or summary of unexpected
+// types.
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
 #include "report/html.hpp"
+#include "report/html_text.hpp"
 #include "report/swimlane.hpp"
+#include "report/typed_report.hpp"
 
 namespace syncstress::report {
 namespace {
@@ -27,6 +30,7 @@ json cell(const std::string& primitive, const std::string& verdict) {
           {"verdict", verdict},
           {"executions", 1000u},
           {"planned_executions", 1000u},
+          {"stopped_by", "executions"},
           {"steps", 25000u},
           {"elapsed_seconds", 0.25},
           {"parameters", {{"readers", "3"}}},
@@ -72,6 +76,11 @@ json report_of(std::vector<json> cells) {
           {"summary", {{"cells", cells.size()}, {"violations", violations}}}};
 }
 
+/// The page of `report`, read as `syncstress html` reads it.
+std::string page_of(const json& report, const std::vector<ViolationTrace>& traces) {
+  return render_html(read_typed_report(report, "report.json"), traces);
+}
+
 std::vector<ViolationTrace> lanes_of(const json& report) {
   std::vector<ViolationTrace> traces;
   for (const auto& c : report["cells"]) {
@@ -92,7 +101,7 @@ TEST(ReportHtml, EscapesEveryHostileStringOfTheReport) {
   failing["violations"].push_back(v);
   json report = report_of({failing});
   report["context"]["host"] = "<iframe src=\"javascript:alert(1)\">";
-  const std::string page = render_html(report, lanes_of(report));
+  const std::string page = page_of(report, lanes_of(report));
 
   EXPECT_EQ(count(page, "<script"), 1u) << "only the page's own script";
   EXPECT_EQ(page.find("<img"), std::string::npos);
@@ -117,7 +126,7 @@ TEST(ReportHtml, ShowsOneTableRowPerCellOfTheReport) {
   std::vector<json> cells;
   for (int i = 0; i < 7; ++i) cells.push_back(cell("primitive_" + std::to_string(i), "pass"));
   cells.push_back(cell("measured_one", "measured"));
-  const std::string page = render_html(report_of(cells), {});
+  const std::string page = page_of(report_of(cells), {});
   EXPECT_EQ(count(page, "<tr class=\"cell-row"), 8u);
   EXPECT_NE(page.find("data-cells=\"8\""), std::string::npos);
   EXPECT_EQ(count(page, "<details class=\"cell"), 8u);
@@ -132,7 +141,7 @@ TEST(ReportHtml, MarksTheBreachStepOfEachSwimlaneWithItsMessage) {
   json second = cell("shared_mutex_part8_pooled", "fail");
   second["violations"].push_back(violation("deadlock", "no thread can run"));
   const json report = report_of({cell("ticket_shared_mutex", "pass"), failing, second});
-  const std::string page = render_html(report, lanes_of(report));
+  const std::string page = page_of(report, lanes_of(report));
 
   const auto breach = page.find("<tbody class=\"breach\" id=\"violation-1-breach\">");
   ASSERT_NE(breach, std::string::npos) << page;
@@ -167,7 +176,7 @@ TEST(ReportHtml, LoadsNothingFromOutsideThePage) {
   json failing = cell("shared_mutex_part8", "fail");
   failing["violations"].push_back(violation("starvation_freedom", "see http://example.com"));
   const json report = report_of({stress, failing});
-  std::string page = render_html(report, lanes_of(report));
+  std::string page = page_of(report, lanes_of(report));
   // The one URL in the page is the report's own text (in the table, the violation, the
   // breach), never an attribute.
   const std::string own = "see http://example.com";
@@ -189,7 +198,7 @@ TEST(ReportHtml, LoadsNothingFromOutsideThePage) {
 
 TEST(ReportHtml, RendersAReportWithoutViolations) {
   const std::string page =
-      render_html(report_of({cell("ticket_shared_mutex", "pass"), cell("other", "pass")}), {});
+      page_of(report_of({cell("ticket_shared_mutex", "pass"), cell("other", "pass")}), {});
   EXPECT_EQ(page.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_NE(page.find("2 cells, 0 violations"), std::string::npos);
   EXPECT_EQ(page.find("class=\"violation\""), std::string::npos);
@@ -197,7 +206,7 @@ TEST(ReportHtml, RendersAReportWithoutViolations) {
   EXPECT_NE(page.find("Wait to acquire, in scheduling steps"), std::string::npos);
   EXPECT_NE(page.find("</html>\n"), std::string::npos);
 
-  const std::string empty = render_html(report_of({}), {});
+  const std::string empty = page_of(report_of({}), {});
   EXPECT_NE(empty.find("The report has no cells."), std::string::npos);
 }
 
@@ -215,7 +224,7 @@ TEST(ReportHtml, ShowsATraceWithoutLanesAsTheReportHasIt) {
   stress["violations"].push_back(hang);
   const std::vector<ViolationTrace> traces = {{std::nullopt, "Found by Relacy"},
                                               {std::nullopt, ""}};
-  const std::string page = render_html(report_of({relacy, stress}), traces);
+  const std::string page = page_of(report_of({relacy, stress}), traces);
   EXPECT_NE(page.find("<pre class=\"trace\">[0] 0: &lt;obj1&gt; atomic store"), std::string::npos);
   EXPECT_NE(page.find("Found by Relacy"), std::string::npos);
   EXPECT_NE(page.find("try next:</span><pre><code id=\"violation-2-command\">syncstress run"),
@@ -223,24 +232,22 @@ TEST(ReportHtml, ShowsATraceWithoutLanesAsTheReportHasIt) {
   EXPECT_EQ(page.find("class=\"breach\""), std::string::npos);
 }
 
-TEST(ReportHtml, ToleratesFieldsOfUnexpectedTypes) {
+TEST(ReportHtml, ToleratesMetricsContextAndSummaryOfUnexpectedTypes) {
   json odd = cell("odd", "fail");
   odd["metrics"] = "not an object";
-  odd["parameters"] = json::array({1, 2});
-  odd["steps"] = "many";
-  json v = violation("deadlock", "stuck");
-  v["trace"] = json::array({1, nullptr, json::object()});
-  v["seed"] = "seven";
-  odd["violations"].push_back(v);
+  odd["violations"].push_back(violation("deadlock", "stuck"));
   json weird = cell("weird", "pass");
   weird["metrics"]["wait_steps"] = {{"p50", "fast"}};
   weird["metrics"]["stress"] = {{"acquisitions_per_actor", "four"}, {"wait_ns", {{"buckets", 3}}}};
+  weird["metrics"]["executions_breaking"] = {{"x", "many"}};
   json report = report_of({odd, weird});
   report["context"] = nullptr;
   report["summary"] = 5;
+  report["config"]["scenarios"] = {1, 2};
   std::string page;
-  EXPECT_NO_THROW(page = render_html(report, {}));
+  EXPECT_NO_THROW(page = page_of(report, {}));
   EXPECT_EQ(count(page, "<tr class=\"cell-row"), 2u);
+  EXPECT_NE(page.find("<title>syncstress report</title>"), std::string::npos);
 }
 
 TEST(ReportHtml, SwimlaneTableParsesThreadsStepsAndSwitches) {

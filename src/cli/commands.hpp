@@ -6,9 +6,10 @@
 #include <filesystem>
 #include <iosfwd>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include "report/typed_report.hpp"
 
 namespace syncstress::cli {
 
@@ -50,7 +51,7 @@ std::unique_ptr<Command> add_merge_command(CLI::App& app);
 std::unique_ptr<Command> add_html_command(CLI::App& app);
 
 /// Writes the HTML page of `report` (`syncstress html`) atomically to `path`; `run --html` too.
-void write_html_report(const nlohmann::json& report, const std::filesystem::path& path);
+void write_html_report(const report::TypedReport& report, const std::filesystem::path& path);
 
 /// The whole program: parses `argv`, runs the chosen subcommand, maps errors to exit codes.
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);

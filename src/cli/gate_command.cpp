@@ -1,10 +1,13 @@
 // `syncstress gate [--baseline FILE] REPORT.json... [--junit FILE]`
+#include <iterator>
 #include <ostream>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "report/atomic_file.hpp"
 #include "report/gate.hpp"
 #include "report/report.hpp"
+#include "report/typed_report.hpp"
 #include "util/concat.hpp"
 #include "util/distinct_paths.hpp"
 #include "util/terminal_text.hpp"
@@ -48,23 +51,27 @@ class GateCommand final : public Command {
     if (!write_baseline_.empty()) paths.output("--write-baseline", write_baseline_);
     if (!junit_.empty()) paths.output("--junit", junit_);
     paths.check();
-    std::vector<nlohmann::json> reports;
-    reports.reserve(reports_.size());
-    for (const auto& path : reports_) reports.push_back(report::read_report(path));
+    // The cells of every report, in the order the reports were given.
+    std::vector<CellResult> cells;
+    for (const auto& path : reports_) {
+      auto more = report::read_cells(report::read_report(path), path);
+      cells.insert(cells.end(), std::make_move_iterator(more.begin()),
+                   std::make_move_iterator(more.end()));
+    }
     if (!write_baseline_.empty()) {
       report::check_writable("--write-baseline", write_baseline_);
       report::write_file_atomically(write_baseline_,
-                                    report::baseline_from_reports(reports).dump(2) + "\n");
+                                    report::baseline_from_cells(cells).dump(2) + "\n");
       if (!quiet_) invocation.out << "baseline written: " << write_baseline_ << '\n';
       return kExitOk;
     }
     if (!junit_.empty()) report::check_writable("--junit", junit_);
     const auto baseline = report::read_baseline(baseline_);
-    const auto result = report::compare_with_baseline(baseline, reports, require_all_);
+    const auto result = report::compare_with_baseline(baseline, cells, require_all_);
     if (!junit_.empty()) report::write_file_atomically(junit_, report::junit_xml(result));
     if (!quiet_) {
       for (const auto& c : result.cases) {
-        if (c.problem.empty()) continue;
+        if (c.kind == report::GateDifference::none) continue;
         // The names come from the reports: shown, never obeyed by the terminal.
         invocation.out << "DIFF " << printable(c.primitive) << " x " << printable(c.scenario);
         if (!c.schedule.empty()) invocation.out << " [" << printable(c.schedule) << "]";

@@ -9,6 +9,7 @@
 #include "report/html.hpp"
 #include "report/report.hpp"
 #include "report/swimlane.hpp"
+#include "report/typed_report.hpp"
 #include "run/replay.hpp"
 #include "scenarios/preset_files.hpp"
 #include "schedules/schedule_codec.hpp"
@@ -20,43 +21,25 @@
 namespace syncstress::cli {
 namespace {
 
-using nlohmann::json;
-
-std::string text_of(const json& object, const char* key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-/// The sim execution `schedule` of `cell` re-run, for a violation whose report holds no trace
-/// (the report's names and overrides resolved as `replay REPORT` resolves them).
-report::ViolationTrace replayed(const json& report, const json& cell, const json& violation,
-                                const std::string& schedule, const RecordedSchedule& recorded) {
+/// Violation `v` of `cell` replayed from its sim schedule (`recorded`), for a violation whose
+/// report holds no trace (the report's names and overrides resolved as `replay REPORT` resolves
+/// them).
+report::ViolationTrace replayed(const report::RunOfReport& run, const CellResult& cell,
+                                const Violation& v, const RecordedSchedule& recorded) {
   report::ViolationTrace trace;
   try {
     supervise::ReplayConfig config;
-    const json& run_config = report.at("config");
-    if (const auto file = text_of(run_config, "preset_file"); !file.empty()) {
-      config.preset = scenarios::load_preset(file);
-    } else {
-      config.preset = load_named_presets({cell.at("scenario").get<std::string>()}).front();
-    }
+    config.preset = run.preset_file ? scenarios::load_preset(*run.preset_file)
+                                    : load_named_presets({cell.scenario}).front();
     // The run's --set values, or the violation's own when shrinking lowered a parameter.
-    json overrides = run_config.value("overrides", json::object());
-    if (const auto own = violation.find("overrides"); own != violation.end() && own->is_object()) {
-      overrides = *own;
-    }
-    if (overrides.is_object()) {
-      for (const auto& [key, value] : overrides.items()) {
-        if (value.is_string()) config.overrides[key] = value.get<std::string>();
-      }
-    }
-    config.primitive = &resolve_primitive(cell.at("primitive").get<std::string>());
-    config.schedule = schedule;
+    config.overrides = v.overrides.empty() ? run.overrides : v.overrides;
+    config.primitive = &resolve_primitive(cell.primitive);
+    config.schedule = v.schedule;
     config.recorded = recorded;
     config.verbosity = supervise::Verbosity::quiet;
     const ReplayOutcome outcome = supervise::replay(config);
     if (!outcome.violation) {
-      trace.note = concat("The report holds no trace, and replaying the schedule (", schedule,
+      trace.note = concat("The report holds no trace, and replaying the schedule (", v.schedule,
                           ") broke nothing in ", std::to_string(outcome.steps),
                           " steps: the report comes from another build or tree?");
       return trace;
@@ -70,42 +53,49 @@ report::ViolationTrace replayed(const json& report, const json& cell, const json
   return trace;
 }
 
-/// One entry per violation of `report`, in report order: the swimlanes of each sim violation,
-/// from its trace in the report or, when the report has none, from a replay of its schedule.
-std::vector<report::ViolationTrace> violation_traces(const json& report) {
+/// What the page shows of violation `v` of `cell` besides its fields: the swimlanes of a sim
+/// violation, from its trace in the report or, when the report has none, from a replay of its
+/// schedule.
+report::ViolationTrace trace_of(const report::RunOfReport& run, const CellResult& cell,
+                                const Violation& v) {
+  report::ViolationTrace trace;
+  // A trial on real threads, or a crash before the first execution: no schedule, and the
+  // trace (if any) as the report has it.
+  if (v.schedule.empty()) return trace;
+  RecordedSchedule recorded;
+  try {
+    recorded = parse_schedule_string(v.schedule);
+  } catch (const ScheduleFormatError& e) {
+    trace.note = concat("The schedule does not decode: ", e.what());
+    return trace;
+  }
+  if (std::holds_alternative<RelacySchedule>(recorded)) {
+    trace.note = "Found by Relacy: its history as Relacy prints it (no swimlanes).";
+    return trace;
+  }
+  if (v.trace.empty()) return replayed(run, cell, v, recorded);
+  trace.lanes = report::swimlane_table(v.trace);
+  return trace;
+}
+
+/// One entry per violation of `report`, in report order.
+std::vector<report::ViolationTrace> violation_traces(const report::TypedReport& report) {
   std::vector<report::ViolationTrace> traces;
-  for (const auto& cell : report.at("cells")) {
-    for (const auto& v : cell.at("violations")) {
-      report::ViolationTrace& trace = traces.emplace_back();
-      const std::string schedule = text_of(v, "schedule");
-      // A trial on real threads, or a crash before the first execution: no schedule, and the
-      // trace (if any) as the report has it.
-      if (schedule.empty()) continue;
-      RecordedSchedule recorded;
-      try {
-        recorded = parse_schedule_string(schedule);
-      } catch (const ScheduleFormatError& e) {
-        trace.note = concat("The schedule does not decode: ", e.what());
-        continue;
-      }
-      if (std::holds_alternative<RelacySchedule>(recorded)) {
-        trace.note = "Found by Relacy: its history as Relacy prints it (no swimlanes).";
-        continue;
-      }
-      std::vector<std::string> lines;
-      if (const auto it = v.find("trace"); it != v.end() && it->is_array()) {
-        for (const auto& line : *it) {
-          if (line.is_string()) lines.push_back(line.get<std::string>());
-        }
-      }
-      if (lines.empty()) {
-        trace = replayed(report, cell, v, schedule, recorded);
-      } else {
-        trace.lanes = report::swimlane_table(lines);
-      }
-    }
+  for (const auto& cell : report.cells) {
+    for (const auto& v : cell.violations) traces.push_back(trace_of(report.run, cell, v));
   }
   return traces;
+}
+
+/// REPORT.json read for its page; a file that is not a report is refused with what to give.
+report::TypedReport read_page_report(const std::string& path) {
+  try {
+    return report::read_typed_report(report::read_report(path), path);
+  } catch (const UsageError& e) {
+    throw UsageError(concat(e.what(),
+                            " (syncstress html takes a report that `syncstress run` wrote, e.g. "
+                            "syncstress run --scenario mutex-fairness --out report.json)"));
+  }
 }
 
 /// The default page of a report: REPORT.json's name with .html for .json, or .html added.
@@ -140,14 +130,7 @@ class HtmlCommand final : public Command {
   CLI::App* subcommand() const override { return sub_; }
 
   int execute(const Invocation& invocation) override {
-    json report;
-    try {
-      report = report::read_report(report_);
-    } catch (const UsageError& e) {
-      throw UsageError(concat(e.what(),
-                              " (syncstress html takes a report that `syncstress run` wrote, e.g. "
-                              "syncstress run --scenario mutex-fairness --out report.json)"));
-    }
+    const report::TypedReport report = read_page_report(report_);
     const std::filesystem::path out =
         out_.empty() ? default_html_path(report_) : std::filesystem::path(out_);
     DistinctPaths paths;
@@ -168,7 +151,7 @@ class HtmlCommand final : public Command {
 
 }  // namespace
 
-void write_html_report(const json& report, const std::filesystem::path& path) {
+void write_html_report(const report::TypedReport& report, const std::filesystem::path& path) {
   report::write_file_atomically(path, report::render_html(report, violation_traces(report)));
 }
 

@@ -17,6 +17,7 @@
 #include "report/atomic_file.hpp"
 #include "report/merge.hpp"
 #include "report/report.hpp"
+#include "report/typed_report.hpp"
 #include "run/matrix.hpp"
 #include "scenarios/preset_files.hpp"
 #include "schedules/shard.hpp"
@@ -165,7 +166,7 @@ class RunCommand final : public Command {
   /// Writes the HTML page if asked, prints the table, and gives the run's exit code.
   int finish(const Invocation& invocation, const RunConfig& config, const nlohmann::json& report,
              const std::filesystem::path& out) const {
-    if (!html_.empty()) write_html_report(report, html_);
+    if (!html_.empty()) write_html_report(report::read_typed_report(report, out), html_);
     if (config.verbosity != Verbosity::quiet) {
       report::print_table(invocation.out, report);
       if (config.verbosity == Verbosity::verbose) print_violations(invocation.out, report);

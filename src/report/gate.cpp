@@ -37,19 +37,16 @@ std::string join(const std::vector<std::string>& names) {
   return out + "]";
 }
 
-/// A baseline entry for people: "fail (property)", "measured, broken [a, b]", "pass".
-std::string describe_entry(const json& entry) {
-  std::string out = entry.at("verdict").get<std::string>();
-  if (const auto p = entry.value("property", std::string()); !p.empty())
-    out += concat(" (", p, ")");
-  if (entry.contains("broken")) {
-    out += ", broken " + join(entry["broken"].get<std::vector<std::string>>());
-  }
+/// An entry the baseline pins, for people: "fail (property)", "measured, broken [a, b]", "pass".
+std::string describe_entry(const Expectation& e) {
+  std::string out(to_string(e.verdict));
+  if (const auto p = e.property.value_or(""); !p.empty()) out += concat(" (", p, ")");
+  if (e.broken) out += ", broken " + join(*e.broken);
   return out;
 }
 
 /// " (property)" for a cell that has a violation, else "".
-std::string describe_findings(const json& cell) {
+std::string describe_findings(const CellResult& cell) {
   const auto findings = findings_of(cell);
   return findings.property.empty() ? "" : concat(" (", findings.property, ")");
 }
@@ -57,74 +54,117 @@ std::string describe_findings(const json& cell) {
 /// "fail (property)" for an expectation that pins one, else the verdict.
 std::string expected_text(const Expectation& e) {
   const std::string property = e.property.value_or("");
-  return property.empty() ? e.verdict : concat(e.verdict, " (", property, ")");
+  return property.empty() ? std::string(to_string(e.verdict))
+                          : concat(to_string(e.verdict), " (", property, ")");
 }
 
-/// The kind and text of a verdict difference (c.expected != c.actual).
-void verdict_difference(const std::string& expected, const json& cell, GateCase& c) {
-  const std::string actual = concat(c.actual, describe_findings(cell));
-  if (c.actual == "inconclusive" || c.actual == "interrupted") {
-    c.kind = c.actual;
+/// The kind and text of a verdict difference (`cell`'s verdict is not `e`'s).
+void verdict_difference(const Expectation& e, const CellResult& cell, GateCase& c) {
+  const std::string expected = expected_text(e);
+  const std::string actual = concat(to_string(cell.verdict), describe_findings(cell));
+  if (cell.verdict == Verdict::inconclusive || cell.verdict == Verdict::interrupted) {
+    const bool inconclusive = cell.verdict == Verdict::inconclusive;
+    c.kind = inconclusive ? GateDifference::inconclusive : GateDifference::interrupted;
     c.problem = concat(
-        c.kind, ": expected ", expected, ", but only ",
-        std::to_string(cell.value("executions", std::uint64_t{0})), " of ",
-        std::to_string(cell.value("planned_executions", std::uint64_t{0})), " executions ran",
-        c.actual == "inconclusive" ? " before the time budget ended the cell (raise --time-budget)"
-                                   : "");
+        to_string(c.kind), ": expected ", expected, ", but only ", std::to_string(cell.executions),
+        " of ", std::to_string(cell.planned_executions), " executions ran",
+        inconclusive ? " before the time budget ended the cell (raise --time-budget)" : "");
     return;
   }
-  c.kind = c.expected == "fail" ? "bug no longer caught"
-           : c.actual == "fail" ? "new failure"
-                                : "verdict changed";
-  c.problem = concat(c.kind, ": expected ", expected, ", got ", actual);
-  const auto& v = cell.at("violations");
-  if (c.kind == "new failure" && !v.empty()) {
-    c.problem += ": " + v[0].value("message", std::string());
+  c.kind = e.verdict == Verdict::fail      ? GateDifference::bug_no_longer_caught
+           : cell.verdict == Verdict::fail ? GateDifference::new_failure
+                                           : GateDifference::verdict_changed;
+  c.problem = concat(to_string(c.kind), ": expected ", expected, ", got ", actual);
+  if (c.kind == GateDifference::new_failure && !cell.violations.empty()) {
+    c.problem += ": " + cell.violations.front().message;
   }
 }
 
-/// Fills c.kind and c.problem when `cell` differs from `e` (c.expected and c.actual are set).
+/// Fills c.kind and c.problem when `cell` differs from `e`.
 /// (The optionals are read through value_or: clang-tidy 16's optional-access analysis does not
 /// finish on a branchy function that dereferences them.)
-void judge_case(const Expectation& e, const json& cell, GateCase& c) {
-  const std::string expected = expected_text(e);
-  if (c.expected != c.actual) {
-    verdict_difference(expected, cell, c);
+void judge_case(const Expectation& e, const CellResult& cell, GateCase& c) {
+  if (cell.verdict != e.verdict) {
+    verdict_difference(e, cell, c);
     return;
   }
   const auto findings = findings_of(cell);
-  if (c.actual == "fail" && e.property.has_value() &&
+  if (cell.verdict == Verdict::fail && e.property.has_value() &&
       e.property.value_or("") != findings.property) {
-    c.kind = "property changed";
-    c.problem =
-        concat(c.kind, ": expected ", expected, ", got ", c.actual, " (", findings.property, ")");
+    c.kind = GateDifference::property_changed;
+    c.problem = concat(to_string(c.kind), ": expected ", expected_text(e), ", got ",
+                       to_string(cell.verdict), " (", findings.property, ")");
   }
   const auto broken = e.broken.value_or(std::vector<std::string>{});
-  if (c.actual == "measured" && e.broken.has_value() && broken != findings.broken) {
-    c.kind = "property changed";
-    c.problem = concat(c.kind, ": measured, broken ", join(broken), " expected, got ",
+  if (cell.verdict == Verdict::measured && e.broken.has_value() && broken != findings.broken) {
+    c.kind = GateDifference::property_changed;
+    c.problem = concat(to_string(c.kind), ": measured, broken ", join(broken), " expected, got ",
                        join(findings.broken));
   }
 }
 
+/// The expectation `cell` passes: its names and verdict, the property of a fail and the broken
+/// properties of a measured cell.
+Expectation expectation_of(const CellResult& cell) {
+  Expectation e{cell.primitive, cell.scenario, cell.schedule, cell.verdict, {}, {}};
+  const auto findings = findings_of(cell);
+  if (cell.verdict == Verdict::fail) e.property = findings.property;
+  if (cell.verdict == Verdict::measured) e.broken = findings.broken;
+  return e;
+}
+
+/// Whether `a` and `b` pin the same (their names aside).
+bool same_pin(const Expectation& a, const Expectation& b) {
+  return a.verdict == b.verdict && a.property == b.property && a.broken == b.broken;
+}
+
+/// A baseline entry as parse_baseline reads it.
+json to_json(const Expectation& e) {
+  json out = {{"primitive", e.primitive},
+              {"scenario", e.scenario},
+              {"verdict", std::string(to_string(e.verdict))}};
+  if (e.schedule) out["schedule"] = *e.schedule;
+  if (e.property) out["property"] = *e.property;
+  if (e.broken) out["broken"] = *e.broken;
+  return out;
+}
+
 }  // namespace
 
-CellFindings findings_of(const json& cell) {
+std::string_view to_string(GateDifference kind) {
+  switch (kind) {
+    case GateDifference::none:
+      return "";
+    case GateDifference::bug_no_longer_caught:
+      return "bug no longer caught";
+    case GateDifference::new_failure:
+      return "new failure";
+    case GateDifference::property_changed:
+      return "property changed";
+    case GateDifference::inconclusive:
+      return "inconclusive";
+    case GateDifference::interrupted:
+      return "interrupted";
+    case GateDifference::verdict_changed:
+      return "verdict changed";
+    case GateDifference::not_in_baseline:
+      return "not in baseline";
+    case GateDifference::missing:
+      return "missing";
+  }
+  return "";
+}
+
+CellFindings findings_of(const CellResult& cell) {
   CellFindings out;
   std::set<std::string> broken;
-  const auto violations = cell.find("violations");
-  if (violations != cell.end() && violations->is_array()) {
-    for (const auto& v : *violations) {
-      const auto p = v.find("property");
-      if (p == v.end() || !p->is_string()) continue;
-      if (out.property.empty()) out.property = p->get<std::string>();
-      broken.insert(p->get<std::string>());
-    }
+  for (const auto& v : cell.violations) {
+    if (out.property.empty()) out.property = v.property;
+    broken.insert(v.property);
   }
-  const auto metrics = cell.find("metrics");
-  if (metrics != cell.end() && metrics->is_object()) {
-    const auto counts = metrics->find("executions_breaking");
-    if (counts != metrics->end() && counts->is_object()) {
+  if (cell.metrics.is_object()) {
+    const auto counts = cell.metrics.find("executions_breaking");
+    if (counts != cell.metrics.end() && counts->is_object()) {
       for (const auto& [property, n] : counts->items()) broken.insert(property);
     }
   }
@@ -160,14 +200,17 @@ std::vector<Expectation> parse_baseline(const nlohmann::json& doc,
         bad_baseline(path, concat(where, " needs a string field \"", key, "\""));
       }
     }
-    Expectation e{cell["primitive"], cell["scenario"], std::nullopt, cell["verdict"], {}, {}};
+    Expectation e{cell["primitive"], cell["scenario"], std::nullopt, Verdict::pass, {}, {}};
     if (cell.contains("schedule")) {
       if (!cell["schedule"].is_string()) bad_baseline(path, where + ".schedule is not a string");
       e.schedule = cell["schedule"].get<std::string>();
     }
-    if (!verdict_from_string(e.verdict)) {
+    const auto verdict = cell["verdict"].get<std::string>();
+    if (const auto v = verdict_from_string(verdict)) {
+      e.verdict = *v;
+    } else {
       bad_baseline(path,
-                   concat(where, " has verdict \"", e.verdict,
+                   concat(where, " has verdict \"", verdict,
                           "\"; valid: pass, fail, measured, inconclusive, interrupted, error"));
     }
     if (cell.contains("property")) {
@@ -195,41 +238,35 @@ std::vector<Expectation> parse_baseline(const nlohmann::json& doc,
 }
 
 GateResult compare_with_baseline(const std::vector<Expectation>& baseline,
-                                 const std::vector<json>& reports, bool require_all) {
+                                 const std::vector<CellResult>& cells, bool require_all) {
   GateResult result;
   std::vector<bool> matched(baseline.size(), false);
   std::set<std::string> scenarios_run;
-  const auto find_expectation = [&](const std::string& primitive, const std::string& scenario,
-                                    const std::string& schedule) -> std::optional<std::size_t> {
+  const auto find_expectation = [&](const CellResult& cell) -> std::optional<std::size_t> {
     std::optional<std::size_t> any_schedule;
     for (std::size_t i = 0; i < baseline.size(); ++i) {
       const auto& e = baseline[i];
-      if (e.primitive != primitive || e.scenario != scenario) continue;
-      if (e.schedule == schedule) return i;  // an exact schedule beats a catch-all
+      if (e.primitive != cell.primitive || e.scenario != cell.scenario) continue;
+      if (e.schedule == cell.schedule) return i;  // an exact schedule beats a catch-all
       if (!e.schedule) any_schedule = i;
     }
     return any_schedule;
   };
-  for (const auto& report : reports) {
-    for (const auto& cell : report.at("cells")) {
-      GateCase c;
-      c.primitive = cell.at("primitive").get<std::string>();
-      c.scenario = cell.at("scenario").get<std::string>();
-      c.schedule = cell.at("schedule").get<std::string>();
-      c.actual = cell.at("verdict").get<std::string>();
-      c.elapsed_seconds = cell.at("elapsed_seconds").get<double>();
-      scenarios_run.insert(c.scenario);
-      if (const auto i = find_expectation(c.primitive, c.scenario, c.schedule)) {
-        matched[*i] = true;
-        c.expected = baseline[*i].verdict;
-        judge_case(baseline[*i], cell, c);
-      } else {
-        c.kind = "not in baseline";
-        c.problem = concat(c.kind, ": verdict ", c.actual, describe_findings(cell),
-                           ", but the baseline has no entry for this cell");
-      }
-      result.cases.push_back(std::move(c));
+  for (const auto& cell : cells) {
+    GateCase c{cell.primitive, cell.scenario, cell.schedule};
+    c.actual = cell.verdict;
+    c.elapsed_seconds = cell.elapsed_seconds;
+    scenarios_run.insert(c.scenario);
+    if (const auto i = find_expectation(cell)) {
+      matched[*i] = true;
+      c.expected = baseline[*i].verdict;
+      judge_case(baseline[*i], cell, c);
+    } else {
+      c.kind = GateDifference::not_in_baseline;
+      c.problem = concat(to_string(c.kind), ": verdict ", to_string(cell.verdict),
+                         describe_findings(cell), ", but the baseline has no entry for this cell");
     }
+    result.cases.push_back(std::move(c));
   }
   for (std::size_t i = 0; i < baseline.size(); ++i) {
     if (matched[i]) continue;
@@ -238,69 +275,49 @@ GateResult compare_with_baseline(const std::vector<Expectation>& baseline,
       ++result.not_run;
       continue;
     }
-    GateCase c{e.primitive,
-               e.scenario,
-               e.schedule.value_or(""),
-               e.verdict,
-               "",
-               0,
-               "missing",
-               concat("missing: expected ", e.verdict, ", but no report has this cell")};
+    GateCase c{e.primitive, e.scenario, e.schedule.value_or("")};
+    c.expected = e.verdict;
+    c.kind = GateDifference::missing;
+    c.problem = concat(to_string(c.kind), ": expected ", to_string(e.verdict),
+                       ", but no report has this cell");
     result.cases.push_back(std::move(c));
   }
   for (const auto& c : result.cases) {
-    if (!c.problem.empty()) ++result.differences;
+    if (c.kind != GateDifference::none) ++result.differences;
   }
   return result;
 }
 
-json baseline_from_reports(const std::vector<json>& reports) {
-  // (primitive, scenario) -> schedule -> what is pinned of the cell (its entry without the
-  // names); std::map keeps the output sorted and stable.
-  std::map<std::pair<std::string, std::string>, std::map<std::string, json>> pinned;
-  for (const auto& report : reports) {
-    for (const auto& cell : report.at("cells")) {
-      const std::string primitive = cell.at("primitive");
-      const std::string scenario = cell.at("scenario");
-      const std::string schedule = cell.at("schedule");
-      const std::string verdict = cell.at("verdict");
-      json entry = {{"verdict", verdict}};
-      const auto findings = findings_of(cell);
-      if (verdict == "fail") entry["property"] = findings.property;
-      if (verdict == "measured") entry["broken"] = findings.broken;
-      const auto [it, added] = pinned[{primitive, scenario}].emplace(schedule, entry);
-      if (!added && it->second != entry) {
-        // Kept, either entry would make the baseline fail the very reports it came from.
-        throw UsageError(concat(cell_name(primitive, scenario, schedule), " is ",
-                                describe_entry(it->second), " in one cell of the reports and ",
-                                describe_entry(entry),
-                                " in another; a baseline pins one verdict per cell: write it "
-                                "from reports that agree (one run of each cell)"));
-      }
+json baseline_from_cells(const std::vector<CellResult>& cells) {
+  // (primitive, scenario) -> schedule -> the expectation its cell passes; std::map keeps the
+  // output sorted and stable.
+  std::map<std::pair<std::string, std::string>, std::map<std::string, Expectation>> pinned;
+  for (const auto& cell : cells) {
+    const Expectation entry = expectation_of(cell);
+    const auto [it, added] = pinned[{cell.primitive, cell.scenario}].emplace(cell.schedule, entry);
+    if (!added && !same_pin(it->second, entry)) {
+      // Kept, either entry would make the baseline fail the very reports it came from.
+      throw UsageError(concat(cell_name(cell.primitive, cell.scenario, cell.schedule), " is ",
+                              describe_entry(it->second), " in one cell of the reports and ",
+                              describe_entry(entry),
+                              " in another; a baseline pins one verdict per cell: write it "
+                              "from reports that agree (one run of each cell)"));
     }
   }
-  json cells = json::array();
-  for (const auto& [key, by_schedule] : pinned) {
-    std::set<std::string> distinct;
-    for (const auto& [schedule, entry] : by_schedule) distinct.insert(entry.dump());
-    const auto names = [&](const std::string* schedule) {
-      json out = {{"primitive", key.first}, {"scenario", key.second}};
-      if (schedule) out["schedule"] = *schedule;
-      return out;
-    };
-    if (distinct.size() == 1) {
-      json out = names(nullptr);
-      out.update(by_schedule.begin()->second);
-      cells.push_back(out);
+  json out = json::array();
+  for (const auto& [names, by_schedule] : pinned) {
+    const Expectation& first = by_schedule.begin()->second;
+    const bool one_pin = std::all_of(by_schedule.begin(), by_schedule.end(),
+                                     [&](const auto& s) { return same_pin(s.second, first); });
+    if (one_pin) {
+      Expectation any_schedule = first;
+      any_schedule.schedule.reset();
+      out.push_back(to_json(any_schedule));
       continue;
     }
-    for (const auto& [schedule, entry] : by_schedule) {
-      json out = names(&schedule);
-      out.update(entry);
-      cells.push_back(out);
-    }
+    for (const auto& [schedule, entry] : by_schedule) out.push_back(to_json(entry));
   }
-  return json{{"schema", kBaselineSchema}, {"cells", cells}};
+  return json{{"schema", kBaselineSchema}, {"cells", out}};
 }
 
 std::string xml_escape(const std::string& text) {
@@ -322,12 +339,12 @@ std::string junit_xml(const GateResult& result) {
     if (!c.schedule.empty()) name += concat(" [", c.schedule, "]");
     xml << "    <testcase classname=\"" << xml_escape(c.scenario) << "\" name=\""
         << xml_escape(name) << "\" time=\"" << c.elapsed_seconds << "\"";
-    if (c.problem.empty()) {
+    if (c.kind == GateDifference::none) {
       xml << "/>\n";
       continue;
     }
     xml << ">\n      <failure message=\"" << xml_escape(c.problem) << "\" type=\""
-        << xml_escape(c.kind) << "\">"
+        << xml_escape(std::string(to_string(c.kind))) << "\">"
         << xml_escape(concat(cell_name(c.primitive, c.scenario, c.schedule), ": ", c.problem))
         << "</failure>\n    </testcase>\n";
   }

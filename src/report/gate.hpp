@@ -5,7 +5,10 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "scenarios/outcome.hpp"
 
 namespace syncstress::report {
 
@@ -17,7 +20,7 @@ struct Expectation {
   std::string primitive;
   std::string scenario;
   std::optional<std::string> schedule;
-  std::string verdict;
+  Verdict verdict = Verdict::pass;
   /// For a fail: the property of the violation reported (unset: any).
   std::optional<std::string> property;
   /// For a measured cell: the properties broken in some execution, sorted (unset: any).
@@ -31,22 +34,36 @@ struct CellFindings {
   std::string property;             ///< the first violation's, or empty
   std::vector<std::string> broken;  ///< sorted, without repeats
 };
-CellFindings findings_of(const nlohmann::json& cell);
+CellFindings findings_of(const CellResult& cell);
+
+/// How a compared cell differs from the baseline.
+enum class GateDifference {
+  none,                  ///< it agrees
+  bug_no_longer_caught,  ///< a fail was expected and the cell did not fail
+  new_failure,           ///< the cell failed where something else was expected
+  property_changed,      ///< the expected verdict, but another property (fail) or broken list
+  inconclusive,          ///< the time budget ended the cell before its planned executions
+  interrupted,           ///< the cell was interrupted
+  verdict_changed,       ///< any other verdict than expected
+  not_in_baseline,       ///< the baseline has no entry for the cell
+  missing,               ///< no report has the expected cell
+};
+
+/// The kind as the gate prints it and JUnit types the failure: "bug no longer caught", "new
+/// failure", "property changed", "inconclusive", "interrupted", "verdict changed", "not in
+/// baseline", "missing"; "" for none.
+std::string_view to_string(GateDifference kind);
 
 /// One compared cell (or one expectation no report covered).
 struct GateCase {
   std::string primitive;
   std::string scenario;
-  std::string schedule;  ///< empty for a missing expectation without a schedule
-  std::string expected;  ///< empty when the baseline has no entry
-  std::string actual;    ///< empty when no report has the cell
+  std::string schedule;               ///< empty for a missing expectation without a schedule
+  std::optional<Verdict> expected{};  ///< none when the baseline has no entry
+  std::optional<Verdict> actual{};    ///< none when no report has the cell
   double elapsed_seconds = 0;
-  /// Empty when the case agrees with the baseline, else one of: "bug no longer caught" (a
-  /// fail expected), "new failure", "property changed" (same verdict, another property),
-  /// "inconclusive", "interrupted", "verdict changed" (any other verdict), "not in baseline",
-  /// "missing" (no report has the cell). The JUnit failure's type.
-  std::string kind;
-  std::string problem;  ///< empty when the case agrees with the baseline; starts with `kind`
+  GateDifference kind = GateDifference::none;
+  std::string problem{};  ///< empty when the case agrees with the baseline; starts with `kind`
 };
 
 struct GateResult {
@@ -63,18 +80,18 @@ std::vector<Expectation> read_baseline(const std::filesystem::path& path);
 std::vector<Expectation> parse_baseline(const nlohmann::json& doc,
                                         const std::filesystem::path& path);
 
-/// Compares the cells of `reports` (already checked by read_report) with `baseline`.
+/// Compares `cells` (the cells of the reports, read by read_cells) with `baseline`.
 /// A difference is: a verdict other than expected (a known failure that now passes too), a
 /// fail with another property than expected, a measured cell whose broken properties differ,
 /// a cell the baseline does not know, or an expectation of a scenario that ran whose cell is
 /// missing. With `require_all`, expectations of scenarios that did not run are missing too.
 GateResult compare_with_baseline(const std::vector<Expectation>& baseline,
-                                 const std::vector<nlohmann::json>& reports, bool require_all);
+                                 const std::vector<CellResult>& cells, bool require_all);
 
-/// The baseline that makes `reports` pass: one entry per (primitive, scenario), or per
-/// schedule where a cell's schedules disagree. Throws UsageError when two cells of the
-/// reports are the same cell with different verdicts: no baseline makes both pass.
-nlohmann::json baseline_from_reports(const std::vector<nlohmann::json>& reports);
+/// The baseline that makes `cells` pass: one entry per (primitive, scenario), or per schedule
+/// where a cell's schedules disagree. Throws UsageError when two of the cells are the same cell
+/// with different verdicts: no baseline makes both pass.
+nlohmann::json baseline_from_cells(const std::vector<CellResult>& cells);
 
 /// JUnit XML (one testsuite, one testcase per GateCase, <failure> on a difference).
 std::string junit_xml(const GateResult& result);
