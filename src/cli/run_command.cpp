@@ -183,17 +183,7 @@ class RunCommand final : public Command {
   int run_jobs(const Invocation& invocation, const RunConfig& config,
                const report::RunDescription& description, const std::string& label,
                std::uint64_t jobs) const {
-    for (const auto& preset : config.presets) {
-      const StrategySpec strategy =
-          config.strategy ? *config.strategy : supervise::strategy_of(preset);
-      if (splitting_of(strategy) == Splitting::none) {
-        throw UsageError(concat("--jobs ", jobs_, ": ", describe(strategy), " (scenario '",
-                                preset.name,
-                                "') does not split into shards, which --jobs runs side by side; "
-                                "the schedules that do: ",
-                                shardable_strategy_names()));
-      }
-    }
+    check_jobs_split(config);
     const std::filesystem::path dir = description.out.has_parent_path()
                                           ? description.out.parent_path()
                                       : description.out.empty() ? default_report_dir()
@@ -213,41 +203,18 @@ class RunCommand final : public Command {
                      << " processes at a time\n";
     }
     const auto ended = supervise::run_side_by_side(programs, jobs);
-    std::vector<report::ShardReport> shards;
-    std::uint64_t never_started = 0;
-    for (std::size_t i = 0; i < paths.size(); ++i) {
-      if (!ended[i].started) {
-        ++never_started;
-        continue;
-      }
-      std::error_code ec;
-      if (std::filesystem::exists(paths[i], ec)) {
-        shards.push_back({paths[i], report::read_report(paths[i])});
-        continue;
-      }
-      std::filesystem::remove_all(shards_dir, ec);
-      const std::string shard =
-          concat("--jobs: shard ", std::to_string(i + 1), " of ", std::to_string(count));
-      if (ended[i].exit_code == kExitUsage) {
-        throw UsageError(concat(shard, " refused its part (its message is above)"));
-      }
-      throw std::runtime_error(concat(
-          shard, " ",
-          ended[i].signal != 0 ? concat("was killed by signal ", std::to_string(ended[i].signal))
-                               : concat("exited with code ", std::to_string(ended[i].exit_code)),
-          " without writing its report"));
-    }
-    if (never_started != 0) {
+    const auto shards = shard_reports(paths, ended, shards_dir);
+    if (shards.size() != paths.size()) {
       // Stopped before every shard had its turn: no report of the whole run can be made.
-      invocation.err << "syncstress: interrupted by "
-                     << (interrupt::requested() == SIGTERM ? "SIGTERM" : "SIGINT") << " before "
-                     << never_started << " of " << count
+      const int sig = interrupt::requested() == SIGTERM ? SIGTERM : SIGINT;
+      invocation.err << "syncstress: interrupted by " << (sig == SIGTERM ? "SIGTERM" : "SIGINT")
+                     << " before " << paths.size() - shards.size() << " of " << count
                      << " shards started; the reports of those that ran are in "
                      << shards_dir.string()
                      << ": go on by resuming each (syncstress run --resume FILE) and running the "
                         "others with --shard K/"
                      << count << ", then merge them all (syncstress merge)\n";
-      return 128 + (interrupt::requested() == SIGTERM ? SIGTERM : SIGINT);
+      return 128 + sig;
     }
     nlohmann::json merged = report::merge_reports(shards);
     merged["context"]["command_line"] = invocation.argv;
@@ -275,6 +242,50 @@ class RunCommand final : public Command {
                         "them (syncstress merge)\n";
     }
     return finish(invocation, config, merged, out);
+  }
+
+  /// Refuses --jobs for a run whose schedule does not split into shards.
+  void check_jobs_split(const RunConfig& config) const {
+    for (const auto& preset : config.presets) {
+      const StrategySpec strategy =
+          config.strategy ? *config.strategy : supervise::strategy_of(preset);
+      if (splitting_of(strategy) == Splitting::none) {
+        throw UsageError(concat("--jobs ", jobs_, ": ", describe(strategy), " (scenario '",
+                                preset.name,
+                                "') does not split into shards, which --jobs runs side by side; "
+                                "the schedules that do: ",
+                                shardable_strategy_names()));
+      }
+    }
+  }
+
+  /// The reports of the shards that ran (those a stop signal kept from starting have none).
+  /// A shard that ran without writing its report ends the run: a UsageError when it refused
+  /// its part, else an error naming how it ended; `shards_dir` is removed then.
+  static std::vector<report::ShardReport> shard_reports(
+      const std::vector<std::filesystem::path>& paths, const std::vector<supervise::Ended>& ended,
+      const std::filesystem::path& shards_dir) {
+    std::vector<report::ShardReport> shards;
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      if (!ended[i].started) continue;
+      std::error_code ec;
+      if (std::filesystem::exists(paths[i], ec)) {
+        shards.push_back({paths[i], report::read_report(paths[i])});
+        continue;
+      }
+      std::filesystem::remove_all(shards_dir, ec);
+      const std::string shard =
+          concat("--jobs: shard ", std::to_string(i + 1), " of ", std::to_string(paths.size()));
+      if (ended[i].exit_code == kExitUsage) {
+        throw UsageError(concat(shard, " refused its part (its message is above)"));
+      }
+      throw std::runtime_error(concat(
+          shard, " ",
+          ended[i].signal != 0 ? concat("was killed by signal ", std::to_string(ended[i].signal))
+                               : concat("exited with code ", std::to_string(ended[i].exit_code)),
+          " without writing its report"));
+    }
+    return shards;
   }
 
   /// This program's command line for shard `shard` of this run, its report to `out`: the run's
