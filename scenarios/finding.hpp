@@ -1,8 +1,9 @@
 // What a family's check reports when a property breaks: typed data, not a prefixed string.
 //
 // A claimed property that breaks ends the execution (through the platform's check) and leaves
-// its Finding in the execution's Observations; the judge (scenarios/judge.hpp) reads that record.
-// An unclaimed one is only counted, under the claim's name.
+// its Finding in the execution's Observations; the execution's verdict
+// (scenarios/execution_verdict.hpp) is made from that record. An unclaimed one is only counted,
+// under the claim's name.
 #pragma once
 
 #include <cstdint>
@@ -36,7 +37,7 @@ struct ActorStats {
 };
 
 /// What one execution observed, beyond what the platform reports. Filled by the family body,
-/// judged (scenarios/judge.hpp) after the execution.
+/// judged (scenarios/execution_verdict.hpp) after the execution.
 struct Observations {
   std::vector<ActorStats> actors;
   std::uint64_t fifo_violations = 0;

@@ -99,8 +99,8 @@ std::uint64_t Metrics::wait_at_rank(std::uint64_t rank) const {
   return 0;  // rank >= waits_counted_: not asked
 }
 
-void Metrics::add(const Observations& obs, const Judgement& judgement) {
-  if (judgement.broken) ++broken_[judgement.property];
+void Metrics::add(const Observations& obs, const ExecutionVerdict& verdict) {
+  if (verdict.broken) ++broken_[verdict.property];
   for (const auto& [k, v] : obs.unclaimed) broken_[k] += v;
   for (const auto& [k, v] : obs.numbers) numbers_[k] += v;
   if (obs.actors.empty()) return;

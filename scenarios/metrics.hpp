@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "scenarios/execution_verdict.hpp"
 #include "scenarios/finding.hpp"
-#include "scenarios/judge.hpp"
 
 namespace syncstress::scenarios {
 
@@ -23,8 +23,8 @@ class Metrics {
   /// measured otherwise (a stress cell's wall-clock histogram), so they are not kept twice.
   explicit Metrics(bool wait_percentiles = true) : wait_percentiles_(wait_percentiles) {}
 
-  /// Counts one execution: what the family observed and how the judge saw it.
-  void add(const Observations& obs, const Judgement& judgement);
+  /// Counts one execution: what the family observed and its verdict.
+  void add(const Observations& obs, const ExecutionVerdict& verdict);
 
   /// jain_fairness_index, acquisitions, wait_steps {p50, p90, p99, max} (when kept), bypasses,
   /// max_bypassed_in_one_wait, fifo_violations (when actors were measured), executions_breaking

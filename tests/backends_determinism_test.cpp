@@ -1,8 +1,8 @@
 // Determinism at scale: for every case below, each of many seeds is run twice with the trace
 // on through the code a sim cell runs (make_cell, the strategy from its spec behind a
-// RecordingStrategy, make_runtime, execute, judge), and the two runs must agree byte for byte
-// on each execution's schedule string, its full trace, and what it amounted to (outcome,
-// judgement, observations). A third run with the trace off, as a cell searches, must choose
+// RecordingStrategy, make_runtime, execute, sim_execution_verdict), and the two runs must agree
+// byte for byte on each execution's schedule string, its full trace, and what it amounted to
+// (outcome, verdict, observations). A third run with the trace off, as a cell searches, must choose
 // and end the same. Each recorded schedule string is then decoded and replayed as a cell
 // confirms a failure (a ReplayStrategy on a kept runtime) and, for a share of them, through
 // the path of `syncstress replay` (parse_schedule_string, replay_sim_execution), and must give
@@ -42,8 +42,8 @@
 #include "backends/sim/execution.hpp"
 #include "backends/sim/replay.hpp"
 #include "primitives/catalog.hpp"
+#include "scenarios/execution_verdict.hpp"
 #include "scenarios/execution_watch.hpp"
-#include "scenarios/judge.hpp"
 #include "scenarios/metrics.hpp"
 #include "scenarios/preset.hpp"
 #include "scenarios/preset_files.hpp"
@@ -192,12 +192,13 @@ const Case kCases[] = {
 struct Record {
   std::string schedule;  ///< the encoded schedule string
   std::string trace;     ///< ExecutionResult::format_trace()
-  std::string summary;   ///< outcome, judgement and observations, one line each
+  std::string summary;   ///< outcome, verdict and observations, one line each
   bool broken = false;   ///< some property broke, claimed or not
   std::string property;  ///< which
 };
 
-std::string summarize(const sim::ExecutionResult& r, const Judgement& j, const Observations& obs) {
+std::string summarize(const sim::ExecutionResult& r, const ExecutionVerdict& j,
+                      const Observations& obs) {
   Metrics metrics;
   metrics.add(obs, j);
   std::ostringstream s;
@@ -219,7 +220,7 @@ std::vector<Record> run_seed(const Cell& cell, const SimStrategySpec& spec, std:
     if (!recorder.new_execution()) throw std::logic_error("a random strategy ran out");
     Observations obs;
     auto r = execute(cell, runtime, recorder, obs, no_watch());
-    const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
+    const auto j = sim_execution_verdict(r, obs, cell.preset.family, cell.primitive->claims);
     out.push_back({encode(recorder.schedule()), r.format_trace(), summarize(r, j, obs), j.broken,
                    j.property});
     if (recycle) runtime.recycle(std::move(r));
@@ -236,7 +237,7 @@ Record replay_in_place(const Cell& cell, const Schedule& schedule, const std::st
   Observations obs;
   const auto r = execute(cell, runtime, replay, obs, no_watch());
   replay.finish();
-  const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
+  const auto j = sim_execution_verdict(r, obs, cell.preset.family, cell.primitive->claims);
   return {text, r.format_trace(), summarize(r, j, obs), j.broken, j.property};
 }
 

@@ -38,12 +38,12 @@
 #include "primitives/ticket_mutex.hpp"
 #include "primitives/ticket_shared_mutex.hpp"
 #include "primitives/wait_on_address_semaphore.hpp"
+#include "scenarios/execution_verdict.hpp"
 #include "scenarios/families/cancellation.hpp"
 #include "scenarios/families/contention.hpp"
 #include "scenarios/families/safety.hpp"
 #include "scenarios/families/work_queue.hpp"
 #include "scenarios/harness.hpp"
-#include "scenarios/judge.hpp"
 #include "scenarios/params.hpp"
 #include "scenarios/resolved_cell.hpp"
 #include "scenarios/runtime_options.hpp"
@@ -832,7 +832,7 @@ Params params_of(Family family, const nlohmann::json& values) {
   return Params::resolve(sim_param_specs(family), values, {}, "backends_planted_bugs_test");
 }
 
-/// What one execution reported, as the runner's judge reads it: the claim a check named
+/// What one execution reported, as its verdict reads it: the claim a check named
 /// ("mutual_exclusion", ...), or the runtime's property ("deadlock", "step_bound", ...), and the
 /// message. Empty when nothing broke.
 struct Reported {
@@ -842,7 +842,7 @@ struct Reported {
 
 Reported reported_by(const sim::ExecutionResult& r, const Observations& obs) {
   // Every claim and no fault family: whatever broke is reported, as the runner counts it.
-  const Judgement j = judge(r, obs, Family::safety, ~std::uint32_t{0});
+  const ExecutionVerdict j = sim_execution_verdict(r, obs, Family::safety, ~std::uint32_t{0});
   return {j.property, j.message};
 }
 
@@ -935,13 +935,13 @@ std::string describe(const Search& s) {
   ShrinkLimits limits;
   limits.seconds = 600;             // the executions budget ends it
   limits.lower_parameters = false;  // the body is not the catalogue's
-  const Judgement broken{true, true, s.finding.property, s.finding.message};
+  const ExecutionVerdict broken{true, true, s.finding.property, s.finding.message};
   const auto shrunk = shrink_violation(cell, s.schedule, broken, limits, no_watch());
   if (!shrunk)
     return ::testing::AssertionFailure() << "re-running the breach to shrink it did not break it";
-  if (shrunk->judgement.property != s.finding.property) {
+  if (shrunk->verdict.property != s.finding.property) {
     return ::testing::AssertionFailure()
-           << "shrinking changed the property to " << shrunk->judgement.property;
+           << "shrinking changed the property to " << shrunk->verdict.property;
   }
   if (shrunk->original_steps != s.steps || shrunk->steps > shrunk->original_steps) {
     return ::testing::AssertionFailure()

@@ -12,7 +12,7 @@
 #include "backends/sim/execution.hpp"
 #include "backends/sim/shrink.hpp"
 #include "platform/sim.hpp"
-#include "scenarios/judge.hpp"
+#include "scenarios/execution_verdict.hpp"
 #include "scenarios/preset.hpp"
 #include "scenarios/preset_files.hpp"
 #include "scenarios/resolved_cell.hpp"
@@ -44,10 +44,10 @@ Cell program_cell(Body body) {
   return c;
 }
 
-/// A counterexample found by a seeded strategy: its schedule, judgement and steps.
+/// A counterexample found by a seeded strategy: its schedule, verdict and steps.
 struct Found {
   Schedule schedule;
-  Judgement judgement;
+  ExecutionVerdict verdict;
   std::uint64_t steps = 0;
 };
 
@@ -58,29 +58,30 @@ std::optional<Found> find(const Cell& cell, Strategy& strategy, std::uint64_t bu
   for (std::uint64_t i = 0; i < budget && recorder.new_execution(); ++i) {
     Observations obs;
     const auto r = execute(cell, *runtime, recorder, obs, no_watch());
-    const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
+    const auto j = sim_execution_verdict(r, obs, cell.preset.family, cell.primitive->claims);
     if (j.broken && j.claimed) return Found{recorder.schedule(), j, r.steps};
   }
   return std::nullopt;
 }
 
-/// One replay of `schedule` with its trace: the judgement and the trace.
-std::pair<Judgement, std::string> replay(const Cell& cell, const Schedule& schedule) {
+/// One replay of `schedule` with its trace: the verdict and the trace.
+std::pair<ExecutionVerdict, std::string> replay(const Cell& cell, const Schedule& schedule) {
   const auto runtime = make_runtime(cell, /*trace=*/true);
   ReplayStrategy strategy(schedule);
   strategy.new_execution();
   Observations obs;
   const auto r = execute(cell, *runtime, strategy, obs, no_watch());
   strategy.finish();
-  return {judge(r, obs, cell.preset.family, cell.primitive->claims), r.format_trace()};
+  return {sim_execution_verdict(r, obs, cell.preset.family, cell.primitive->claims),
+          r.format_trace()};
 }
 
 /// Shrinking `found` of `cell` kept its property, grew neither steps nor preemptions, and its
 /// schedule replays (twice, byte-identical) to the same violation.
 ::testing::AssertionResult shrinks_well(const Cell& cell, const Found& found, const Shrunk& s) {
-  if (s.judgement.property != found.judgement.property) {
+  if (s.verdict.property != found.verdict.property) {
     return ::testing::AssertionFailure()
-           << "property changed: " << found.judgement.property << " -> " << s.judgement.property;
+           << "property changed: " << found.verdict.property << " -> " << s.verdict.property;
   }
   if (s.original_steps != found.steps) {
     return ::testing::AssertionFailure()
@@ -94,7 +95,7 @@ std::pair<Judgement, std::string> replay(const Cell& cell, const Schedule& sched
   const Cell runs = cell_of(s, cell);
   const auto [first, first_trace] = replay(runs, s.schedule);
   const auto [second, second_trace] = replay(runs, s.schedule);
-  if (first.property != found.judgement.property || !first.claimed) {
+  if (first.property != found.verdict.property || !first.claimed) {
     return ::testing::AssertionFailure()
            << "the shrunk schedule replays to '" << first.property << ": " << first.message << "'";
   }
@@ -145,7 +146,7 @@ TEST(Shrink, ABugNeedingExactlyTwoPreemptionsShrinksToExactlyTwo) {
     RandomStrategy random(seed);
     const auto found = find(cell, random, 10'000);
     ASSERT_TRUE(found) << "seed " << seed;
-    const auto s = shrink_violation(cell, found->schedule, found->judgement, limits, no_watch());
+    const auto s = shrink_violation(cell, found->schedule, found->verdict, limits, no_watch());
     ASSERT_TRUE(s) << "seed " << seed;
     EXPECT_TRUE(shrinks_well(cell, *found, *s)) << "seed " << seed;
     EXPECT_EQ(s->preemptions, 2u) << "seed " << seed << ": from " << s->original_preemptions;
@@ -178,7 +179,7 @@ TEST(Shrink, KeepsThePropertyNeverGrowsAndReplaysOnThePresetsPorts) {
       const auto found = find(cell, *strategy, 5'000);
       if (!found) continue;
       ++cells_with_a_finding;
-      const auto s = shrink_violation(cell, found->schedule, found->judgement, limits, no_watch());
+      const auto s = shrink_violation(cell, found->schedule, found->verdict, limits, no_watch());
       ASSERT_TRUE(s) << c.scenario << " " << c.primitive << " seed " << seed;
       EXPECT_TRUE(shrinks_well(cell, *found, *s))
           << c.scenario << " " << c.primitive << " " << c.strategy << " seed " << seed;
@@ -195,8 +196,8 @@ TEST(Shrink, TheSameCounterexampleShrinksToTheSameSchedule) {
   ASSERT_TRUE(found);
   ShrinkLimits limits;
   limits.seconds = 60;
-  const auto a = shrink_violation(cell, found->schedule, found->judgement, limits, no_watch());
-  const auto b = shrink_violation(cell, found->schedule, found->judgement, limits, no_watch());
+  const auto a = shrink_violation(cell, found->schedule, found->verdict, limits, no_watch());
+  const auto b = shrink_violation(cell, found->schedule, found->verdict, limits, no_watch());
   ASSERT_TRUE(a && b);
   EXPECT_EQ(a->schedule, b->schedule);
   EXPECT_EQ(a->overrides, b->overrides);
@@ -213,7 +214,7 @@ TEST(Shrink, AScheduleThatNoLongerBreaksThePropertyIsNotShrunk) {
   recorder.new_execution();
   Observations obs;
   execute(cell, *make_runtime(cell, false), recorder, obs, no_watch());
-  const Judgement claimed{true, true, "mutual_exclusion", "planted"};
+  const ExecutionVerdict claimed{true, true, "mutual_exclusion", "planted"};
   EXPECT_FALSE(shrink_violation(cell, recorder.schedule(), claimed, ShrinkLimits{}, no_watch()));
 }
 

@@ -53,7 +53,8 @@ TEST(RelacyChild, RelaxedUnlockIsADataRaceUnderEverySearch) {
     ASSERT_EQ(out["violations"].size(), 1u) << search;
     const json& v = out["violations"][0];
     EXPECT_EQ(v["property"], "data_race") << search;
-    EXPECT_NE(v["message"].get<std::string>().find("scenarios/harness.hpp"), std::string::npos)
+    EXPECT_NE(v["message"].get<std::string>().find("scenarios/scenario_context.hpp"),
+              std::string::npos)
         << v["message"];
     EXPECT_FALSE(v["trace"].empty());
   }

@@ -65,7 +65,7 @@ TEST(CliRelacy, RelaxedUnlockSharedOfSharedMutexPart8IsADataRaceWithAScheduleTha
   EXPECT_EQ(v["property"], "data_race");
   const auto message = v["message"].get<std::string>();
   EXPECT_NE(message.find("is not ordered after the "), std::string::npos) << message;
-  EXPECT_NE(message.find("at scenarios/harness.hpp("), std::string::npos) << v["message"];
+  EXPECT_NE(message.find("at scenarios/scenario_context.hpp("), std::string::npos) << v["message"];
   const auto schedule = v["schedule"].get<std::string>();
   EXPECT_EQ(schedule.rfind("rl1.random.", 0), 0u) << schedule;
   EXPECT_FALSE(v["trace"].empty());

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "scenarios/judge.hpp"
+#include "scenarios/execution_verdict.hpp"
 #include "scenarios/metrics.hpp"
 #include "schedules/rng.hpp"
 
@@ -38,7 +38,7 @@ TEST(ScenariosMetrics, WaitPercentilesAreTheNearestRankOfEveryWait) {
           ++actor.acquisitions;
         }
       }
-      metrics.add(obs, Judgement{});
+      metrics.add(obs, ExecutionVerdict{});
     }
     const auto m = metrics.to_json();
     if (every_wait.empty()) {
@@ -64,7 +64,7 @@ TEST(ScenariosMetrics, OneWaitIsEveryPercentile) {
   obs.actors.resize(1);
   obs.actors[0].waits = {5000};
   obs.actors[0].acquisitions = 1;
-  metrics.add(obs, Judgement{});
+  metrics.add(obs, ExecutionVerdict{});
   const auto m = metrics.to_json();
   for (const char* p : {"p50", "p90", "p99", "max"}) {
     EXPECT_EQ(m["wait_steps"][p].get<double>(), 5000.0) << p;

@@ -180,7 +180,7 @@ TEST(SpuriousWakeWhileBlocked, IfWaiterOnParkIsCaughtOnlyByAWakeWhileBlocked) {
 // The re-checking reader under the same search. Spurious wake-ups can repeat forever (the reader
 // spinning while the writer waits its turn), so the step bound is small, and some executions
 // reach it: only ones with spurious returns (measured: 613 of 770 for either wait, none with fewer
-// than 3), since without spurious wake-ups the same search never reaches it. The judge counts a
+// than 3), since without spurious wake-ups the same search never reaches it. The verdict counts a
 // step bound only against a primitive that claims starvation freedom.
 TEST(SpuriousWakeWhileBlocked, WaiterThatRechecksInALoopPassesTheExhaustiveSearch) {
   for (const bool park : {false, true}) {

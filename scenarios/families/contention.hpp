@@ -56,26 +56,26 @@ struct Context : ScenarioContext<P> {
 
   /// After any acquisition: fail a claimed FIFO hand-off on a bypass, and a claimed
   /// starvation freedom once a victim is bypassed beyond the bound.
-  void judge_acquisition(std::uint64_t passed) {
-    auto& judge = this->judge;
+  void check_acquisition(std::uint64_t passed) {
+    auto& checks = this->checks;
     if (!victims_watched) {
-      judge.require(kFifoHandoff, passed == 0,
-                    "acquired ahead of " + std::to_string(passed) +
-                        " waiter(s) already queued when it arrived");
+      checks.require(kFifoHandoff, passed == 0,
+                     "acquired ahead of " + std::to_string(passed) +
+                         " waiter(s) already queued when it arrived");
       return;
     }
-    if (!judge.claims(kStarvationFreedom)) return;
+    if (!checks.claims(kStarvationFreedom)) return;
     const auto worst = book.worst_victim();
     const auto bound = static_cast<std::uint64_t>(this->params.integer("max_bypass"));
-    judge.require(kStarvationFreedom, worst <= bound,
-                  "a waiting victim was bypassed " + std::to_string(worst) +
-                      " times by later arrivals (max_bypass " + std::to_string(bound) + ")");
+    checks.require(kStarvationFreedom, worst <= bound,
+                   "a waiting victim was bypassed " + std::to_string(worst) +
+                       " times by later arrivals (max_bypass " + std::to_string(bound) + ")");
     // On a wall clock (real threads), also the length of the wait itself.
     if (const auto limit = victim_wait_bound<P>(); limit != 0) {
       const auto waited = book.longest_victim_wait();
-      judge.require(kStarvationFreedom, waited <= limit,
-                    "a waiting victim has waited " + std::to_string(waited / 1000) +
-                        " us in one wait (the bound is " + std::to_string(limit / 1000) + " us)");
+      checks.require(kStarvationFreedom, waited <= limit,
+                     "a waiting victim has waited " + std::to_string(waited / 1000) +
+                         " us in one wait (the bound is " + std::to_string(limit / 1000) + " us)");
     }
   }
 };
@@ -105,7 +105,7 @@ struct Access {
     } else {
       co_await settling{p.lock(), settle_in_book<P>{&c.book, ticket}};
     }
-    c.judge_acquisition(c.book.acquired(ticket));
+    c.check_acquisition(c.book.acquired(ticket));
   }
   static void give(Prim& p, bool shared) {
     if constexpr (K == Kind::semaphore) {

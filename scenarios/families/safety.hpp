@@ -90,16 +90,16 @@ task<P> event_waiter(ScenarioContext<P>& c, Prim& e, EventBook<P>& book) {
   const auto released = book.releases.add(1);
   const auto set_count = book.sets.get();
   if constexpr (Prim::kAutoReset) {
-    c.judge.require(kMutualExclusion, released <= set_count,
-                    std::to_string(released) + " waiters released by " + std::to_string(set_count) +
-                        " sets of an auto-reset event");
+    c.checks.require(kMutualExclusion, released <= set_count,
+                     std::to_string(released) + " waiters released by " +
+                         std::to_string(set_count) + " sets of an auto-reset event");
   } else {
-    c.judge.require(kMutualExclusion, set_count >= 1, "a waiter was released before any set");
+    c.checks.require(kMutualExclusion, set_count >= 1, "a waiter was released before any set");
   }
   // Last: where the counts above hold, a missing edge from the set is still a race here.
   const auto seen = book.published.with([](const std::int64_t& v) { return v; });
-  c.judge.require(kMutualExclusion, seen == EventBook<P>::kValue,
-                  "a wait completed without seeing the value published before the first set");
+  c.checks.require(kMutualExclusion, seen == EventBook<P>::kValue,
+                   "a wait completed without seeing the value published before the first set");
 }
 
 template <Platform P, Mode M, class Prim>

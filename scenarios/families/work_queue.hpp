@@ -29,7 +29,7 @@ inline std::vector<ParamSpec> specs() {
 template <Platform P, Kind K, Mode M, class Prim>
 void run(Observations& obs, std::uint32_t claims, const Params& p) {
   static_assert(K == Kind::work_queue);
-  Judge<P> judge(claims, obs);
+  PropertyChecks<P> checks(claims, obs);
   const auto producers = p.integer("producers");
   const auto items = p.integer("items");
   const auto total = producers * items;
@@ -56,17 +56,17 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
     while (processed < total) {
       queue.consume_once([&](std::int64_t item) {
         const bool known = item >= 0 && item < total;
-        judge.require(kNoLostWakeups, known, "the consumer got an item nobody pushed");
+        checks.require(kNoLostWakeups, known, "the consumer got an item nobody pushed");
         if (!known) return;
         ++processed;
         const int times = ++seen[static_cast<std::size_t>(item)];
-        judge.require(
+        checks.require(
             kNoLostWakeups, times == 1,
             "item " + std::to_string(item) + " processed " + std::to_string(times) + " times");
         const auto value =
             payload[static_cast<std::size_t>(item)]->with([](const std::int64_t& v) { return v; });
-        judge.require(kNoLostWakeups, value == item + 1,
-                      "item " + std::to_string(item) + " arrived before its payload");
+        checks.require(kNoLostWakeups, value == item + 1,
+                       "item " + std::to_string(item) + " arrived before its payload");
       });
     }
     co_return;

@@ -95,7 +95,7 @@ void run_cell_loop(CellResult& out, TrialSource& source, const LoopPlan& plan,
     ++out.executions;
     out.steps += trial.steps;
     if (!trial.judged) continue;
-    const Judgement& j = trial.judgement;
+    const ExecutionVerdict& j = trial.verdict;
     found.metrics.add(trial.observations, j);
     if (trial.observations.unclaimed.count(headline) != 0) found.any_unclaimed_break = true;
     if (!j.broken || (!j.claimed && found.evidence)) continue;

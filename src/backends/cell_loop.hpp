@@ -14,9 +14,9 @@
 #include <string>
 #include <variant>
 
+#include "scenarios/execution_verdict.hpp"
 #include "scenarios/execution_watch.hpp"
 #include "scenarios/finding.hpp"
-#include "scenarios/judge.hpp"
 #include "scenarios/outcome.hpp"
 #include "scenarios/resolved_cell.hpp"
 
@@ -31,7 +31,7 @@ struct CellTrial {
   bool judged = true;
   std::uint64_t steps = 0;
   Observations observations;
-  Judgement judgement;
+  ExecutionVerdict verdict;
 };
 
 /// What a backend supplies to the loop.

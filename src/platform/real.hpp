@@ -1,12 +1,12 @@
 // The `real` platform: every Platform operation is the operating system's own.
 //
-// Used by stress mode (`--schedule stress`, with the stress ring of real_stress.hpp), the unit
-// tests and the benchmarks. Atomics are std::atomic, the mutex is std::mutex,
-// wait-on-address and the parker are futex(2) on a 4-byte word, threads are std::thread, and
-// the executor is a fixed-size pool of OS threads. Nothing here schedules or records: the
-// interleavings are whatever the hardware and the kernel produce. The source_location every
-// operation takes is unused here; it exists so that a primitive compiles unchanged on sim,
-// where it names the traced line.
+// Used by stress mode (`--schedule stress`), the unit tests and the benchmarks. Atomics are
+// std::atomic, the mutex is std::mutex, wait-on-address and the parker are futex(2) on a 4-byte
+// word, threads are std::thread, and the executor is a fixed-size pool of OS threads. Nothing
+// here schedules: the interleavings are whatever the hardware and the kernel produce. Each
+// operation first tells stress mode of itself and its source_location (real/stress_hook.hpp):
+// while a stress trial runs, that is the thread's ring of recent operations and the seeded noise
+// and faults; otherwise a relaxed load and a branch.
 //
 // This header (with src/platform/real/real.cpp behind it) is where <atomic>, <mutex>,
 // <thread> and the Linux futex headers live; primitives/ never includes them itself.
@@ -30,6 +30,7 @@
 #include <utility>
 
 #include "platform/platform.hpp"
+#include "platform/real/stress_hook.hpp"
 
 namespace syncstress {
 
@@ -92,111 +93,6 @@ std::size_t pool_size();
 void pool_wait_idle();
 
 void record_failure(std::string_view what, const std::source_location& loc);
-
-/// Stress mode's view of each Platform operation (src/platform/real/stress.cpp). Off, an
-/// operation costs one relaxed load and a branch; on, the operation is written to the calling
-/// thread's ring of recent operations (a few stores, no call) and, when noise is on, a seeded
-/// draw may delay it. Stress mode is switched on and configured between trials, through
-/// real_stress.hpp.
-enum class op : std::uint8_t {
-  load,
-  store,
-  exchange,
-  cas_weak,
-  cas_strong,
-  fetch_add,
-  fetch_sub,
-  fetch_and,
-  fetch_or,
-  fetch_xor,
-  atomic_wait,
-  notify_one,
-  notify_all,
-  mutex_lock,
-  mutex_try_lock,
-  mutex_unlock,
-  wait_on_address,
-  wake_one,
-  wake_all,
-  park,
-  unpark,
-  yield,
-  event_set,
-  event_reset,
-  event_wait,
-  event_try_wait,
-  post,
-  resume_on_signal,
-  resume,
-  thread_start,
-  join
-};
-
-/// One thread's recent operations in a trial: entry i % kOpRingSize is its i-th operation,
-/// packed as (source_location << 8) | op; or, unless the trial keeps rings, `last` its latest
-/// one and nothing else (one store per operation: what a lock/unlock loop feels is the stores
-/// waiting before each locked instruction). Each thread writes its own ring, in thread-local
-/// storage; the platform keeps a registry of the trial's rings, and a thread copies its ring
-/// into storage the platform owns when it exits, so a crash handler may read the ring of a
-/// thread that has exited.
-inline constexpr std::size_t kOpRingSize = 16;  // a power of two
-struct alignas(64) op_ring {
-  std::atomic<std::uint64_t> last{0};
-  std::atomic<std::uint64_t> count{0};
-  std::atomic<std::uint32_t> os_thread{0};
-  std::atomic<std::uint64_t> entries[kOpRingSize] = {};
-};
-
-/// What every operation reads, on a cache line of its own, so that no primitive's atomic
-/// shares the line and turns every operation's read of the switch into a cache miss.
-struct alignas(64) stress_switch {
-  /// 0 while stress mode is off; else (trial number << 3) | kRingBit when the trial keeps
-  /// rings | noise level (1 low, 2 high, 0 off): one load tells an operation whether stress mode
-  /// is on, whether its thread has joined this trial, what to keep and whether to draw noise.
-  std::atomic<std::uint64_t> generation{0};
-};
-inline stress_switch stress_state;
-inline constexpr std::uint64_t kRingBit = 4;
-// This thread's trial and ring; constinit, so reaching them is a plain TLS access.
-inline thread_local constinit std::uint64_t t_stress_generation = 0;
-inline thread_local constinit op_ring t_op_ring{};
-
-/// Joins trial `generation`: empties this thread's ring, registers it and seeds this thread's
-/// generator.
-void stress_join(std::uint64_t generation) noexcept;
-/// One noise draw for this thread: nothing, a pause spin, sched_yield or a short sleep.
-void stress_noise(std::uint64_t level) noexcept;
-/// Whether this wait ends spuriously / this weak CAS fails spuriously: a seeded draw, true
-/// only in stress mode with that fault switched on.
-bool stress_spurious_wakeup() noexcept;
-bool stress_cas_failure() noexcept;
-
-static_assert(sizeof(std::source_location) == sizeof(std::uint64_t) &&
-                  std::is_trivially_copyable_v<std::source_location>,
-              "an op ring entry packs a source_location (one pointer) with the op");
-
-inline void on_op(op kind, const std::source_location& where) noexcept {
-  const auto generation = stress_state.generation.load(std::memory_order_relaxed);
-  if (generation == 0) [[likely]]
-    return;
-  if (t_stress_generation != generation) [[unlikely]]
-    stress_join(generation);
-  const auto packed = (std::bit_cast<std::uint64_t>(where) << 8) | static_cast<std::uint8_t>(kind);
-  if ((generation & kRingBit) == 0) [[likely]] {
-    t_op_ring.last.store(packed, std::memory_order_relaxed);
-  } else {
-    const auto n = t_op_ring.count.load(std::memory_order_relaxed);
-    t_op_ring.entries[n & (kOpRingSize - 1)].store(packed, std::memory_order_relaxed);
-    t_op_ring.count.store(n + 1, std::memory_order_release);
-  }
-  if ((generation & 3) != 0) [[unlikely]]
-    stress_noise(generation & 3);
-}
-
-/// Whether stress mode is on (a fault may be drawn).
-inline bool stress_active() noexcept {
-  return stress_state.generation.load(std::memory_order_relaxed) != 0;
-}
 
 }  // namespace real_detail
 
@@ -440,33 +336,52 @@ struct Real {
   /// sched_yield(2).
   static void yield(source_location = source_location::current()) noexcept;
 
-  /// Win32 auto-reset event. set() releases exactly one wait (a blocked thread or a
-  /// resume_on_signal registration, the oldest first) and stays clear; with nobody waiting
-  /// the event stays signaled until one wait or try_wait consumes it. Setting a signaled
-  /// event does nothing. Destroying an event with waits pending is undefined.
-  class auto_reset_event {
-   public:
-    explicit auto_reset_event(bool initially_set = false) : core_(initially_set) {}
+  /// How an event's signal ends: consumed by the one wait it releases (auto-reset), or
+  /// only by reset() (manual-reset).
+  enum class reset_mode : std::uint8_t { automatic, manual };
 
-    /// Signals: hands the signal to the oldest wait, or leaves the event signaled.
+  /// A Win32 event of either reset mode; the Platform's two events are its two instances.
+  /// auto_reset_event: set() releases exactly one wait (a blocked thread or a resume_on_signal
+  /// registration, the oldest first) and stays clear; with nobody waiting the event stays
+  /// signaled until one wait or try_wait consumes it. Setting a signaled event does nothing.
+  /// manual_reset_event: set() releases every current waiter and keeps the event signaled
+  /// (later waits return at once) until reset(); a set() followed at once by a reset() still
+  /// releases everyone who was waiting at the set.
+  /// Destroying an event with waits pending is undefined.
+  template <reset_mode kMode>
+  class event {
+    // An auto-reset event's waits consume the signal; a manual-reset event's leave it set.
+    static constexpr bool kWaitConsumes = kMode == reset_mode::automatic;
+
+   public:
+    explicit event(bool initially_set = false) : core_(initially_set) {}
+
+    /// Signals: auto-reset, hands the signal to the oldest wait or leaves the event signaled;
+    /// manual-reset, signals and releases every current waiter.
     void set(source_location where = source_location::current()) {
       real_detail::on_op(real_detail::op::event_set, where);
-      core_.set_auto();
+      if constexpr (kMode == reset_mode::automatic) {
+        core_.set_auto();
+      } else {
+        core_.set_manual();
+      }
     }
-    /// Clears the signal if nobody has consumed it yet.
+    /// Clears the signal (for auto-reset: if no wait has consumed it yet).
     void reset(source_location where = source_location::current()) {
       real_detail::on_op(real_detail::op::event_reset, where);
       core_.reset();
     }
-    /// Blocks until a signal is consumed by this call. Never returns spuriously.
+    /// Blocks until the event is signaled; auto-reset, this call consumes the signal. Never
+    /// returns spuriously.
     void wait(source_location where = source_location::current()) {
       real_detail::on_op(real_detail::op::event_wait, where);
-      core_.wait(true);
+      core_.wait(kWaitConsumes);
     }
-    /// Consumes the signal if the event is signaled; never blocks.
+    /// True if the event is signaled, consuming the signal of an auto-reset event; never
+    /// blocks, and never clears a manual-reset event.
     bool try_wait(source_location where = source_location::current()) {
       real_detail::on_op(real_detail::op::event_try_wait, where);
-      return core_.try_wait(true);
+      return core_.try_wait(kWaitConsumes);
     }
 
     /// Diagnostic, not part of the Platform: how many waits (blocked threads and
@@ -478,43 +393,8 @@ struct Real {
     friend struct Real;
     real_detail::event_core core_;
   };
-
-  /// Win32 manual-reset event. set() releases every current waiter and keeps the event
-  /// signaled (later waits return at once) until reset(). A set() followed at once by a
-  /// reset() still releases everyone who was waiting at the set.
-  class manual_reset_event {
-   public:
-    explicit manual_reset_event(bool initially_set = false) : core_(initially_set) {}
-
-    /// Signals and releases every current waiter.
-    void set(source_location where = source_location::current()) {
-      real_detail::on_op(real_detail::op::event_set, where);
-      core_.set_manual();
-    }
-    /// Clears the signal.
-    void reset(source_location where = source_location::current()) {
-      real_detail::on_op(real_detail::op::event_reset, where);
-      core_.reset();
-    }
-    /// Blocks until the event is signaled. Never returns spuriously.
-    void wait(source_location where = source_location::current()) {
-      real_detail::on_op(real_detail::op::event_wait, where);
-      core_.wait(false);
-    }
-    /// True if the event is signaled; never blocks, never clears.
-    bool try_wait(source_location where = source_location::current()) {
-      real_detail::on_op(real_detail::op::event_try_wait, where);
-      return core_.try_wait(false);
-    }
-
-    /// Diagnostic, not part of the Platform: how many waits (blocked threads and
-    /// resume_on_signal registrations) are queued right now. Lets tests know a waiter is
-    /// really blocked before they signal.
-    std::size_t queued_waits() const { return core_.queued_waits(); }
-
-   private:
-    real_detail::event_core core_;
-  };
+  using auto_reset_event = event<reset_mode::automatic>;
+  using manual_reset_event = event<reset_mode::manual>;
 
   /// Queues h to run (through Real::resume) on a pool worker. The pool has
   /// max(2, hardware_concurrency) threads, starts on first use and is joined at process

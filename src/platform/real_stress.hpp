@@ -1,7 +1,8 @@
-// Stress mode's control of the real platform: noise, fault injection and the per-thread rings
-// of recent operations, switched on for one trial at a time by the stress cell
-// (src/backends/stress/cell.cpp). Off, each Platform operation on real costs a relaxed load and a
-// branch (real.hpp, real_detail::on_op).
+// Stress mode's control of the real platform: a stress cell (src/backends/stress/cell.cpp)
+// switches it on for one trial at a time with that trial's noise, faults and seed, and reads
+// each thread's ring of recent operations after the trial or from a crash or stall handler.
+// What each operation does meanwhile is real/stress_hook.hpp; both halves are implemented in
+// real/stress.cpp.
 //
 // Noise: at each operation a thread draws from its own generator, seeded with the trial's seed
 // and the order in which threads first reached an operation (so a trial's noise is seeded and
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "platform/real.hpp"
+#include "platform/real/stress_hook.hpp"
 
 namespace syncstress::real_stress {
 

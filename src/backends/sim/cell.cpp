@@ -12,7 +12,7 @@
 #include "backends/cell_loop.hpp"
 #include "backends/sim/execution.hpp"
 #include "backends/sim/shrink.hpp"
-#include "scenarios/judge.hpp"
+#include "scenarios/execution_verdict.hpp"
 #include "scenarios/outcome_json.hpp"
 #include "schedules/dpor_strategy.hpp"
 #include "schedules/exhaustive_search.hpp"
@@ -33,7 +33,8 @@ struct Confirmed {
 /// Replays `schedule` twice with traces on; both must reproduce `expected` with the same
 /// trace. Returns the trace, or an error text when the replay diverged.
 std::variant<Confirmed, std::string> confirm(const Cell& cell, const Schedule& schedule,
-                                             const Judgement& expected, ExecutionWatch& watch) {
+                                             const ExecutionVerdict& expected,
+                                             ExecutionWatch& watch) {
   std::string first_trace;
   std::uint64_t steps = 0;
   const auto runtime = make_runtime(cell, /*trace=*/true);
@@ -48,7 +49,7 @@ std::variant<Confirmed, std::string> confirm(const Cell& cell, const Schedule& s
     } catch (const ScheduleDivergence& e) {
       return std::string("the replay diverged from the recorded schedule: ") + e.what();
     }
-    const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
+    const auto j = sim_execution_verdict(r, obs, cell.preset.family, cell.primitive->claims);
     if (j.property != expected.property || j.message != expected.message) {
       return "the replay ended differently (" + j.property + ": " + j.message +
              ") from the recorded execution (" + expected.property + ": " + expected.message + ")";
@@ -68,7 +69,7 @@ std::variant<Confirmed, std::string> confirm(const Cell& cell, const Schedule& s
 /// confirms the shrunk one; `v` then reports the shrunk schedule and keeps the original beside
 /// it. Returns an error text when a replay diverges.
 std::optional<std::string> shrink_into(Violation& v, const Cell& cell, const Schedule& found,
-                                       const Judgement& broken, bool frame_misuse,
+                                       const ExecutionVerdict& broken, bool frame_misuse,
                                        bool searched_bounds, const CellPlan& plan,
                                        ExecutionWatch& watch) {
   if (!plan.shrink) {
@@ -98,7 +99,7 @@ std::optional<std::string> shrink_into(Violation& v, const Cell& cell, const Sch
   v.preemptions = shrunk->original_preemptions;
   if (!shrank(*shrunk, found)) return std::nullopt;
   const Cell runs = cell_of(*shrunk, cell);
-  auto confirmed = confirm(runs, shrunk->schedule, shrunk->judgement, watch);
+  auto confirmed = confirm(runs, shrunk->schedule, shrunk->verdict, watch);
   if (auto* err = std::get_if<std::string>(&confirmed)) {
     return "the shrunk schedule " + encode(shrunk->schedule) + ": " + *err;
   }
@@ -111,7 +112,7 @@ std::optional<std::string> shrink_into(Violation& v, const Cell& cell, const Sch
 /// preemptions, and its preemptions.
 struct Fewer {
   Schedule schedule;
-  Judgement judgement;
+  ExecutionVerdict verdict;
   std::uint32_t preemptions = 0;
 };
 
@@ -123,7 +124,7 @@ constexpr std::uint64_t kFewerPreemptionsCap = 200'000;
 /// while `time_left` says so) for an execution that breaks the same property, as CHESS's
 /// iterative context bounding does. Returns the first found, which has the fewest preemptions
 /// such a search reaches; `executions` counts what the re-searches ran.
-std::optional<Fewer> search_fewer_preemptions(const Cell& cell, const Judgement& found,
+std::optional<Fewer> search_fewer_preemptions(const Cell& cell, const ExecutionVerdict& found,
                                               std::uint32_t preemptions, std::uint64_t cap,
                                               const std::function<bool()>& time_left,
                                               ExecutionWatch& watch, std::uint64_t& executions) {
@@ -136,7 +137,7 @@ std::optional<Fewer> search_fewer_preemptions(const Cell& cell, const Judgement&
       Observations obs;
       const auto r = execute(cell, *runtime, recorder, obs, watch);
       if (r.outcome == sim::Outcome::pruned) continue;
-      const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
+      const auto j = sim_execution_verdict(r, obs, cell.preset.family, cell.primitive->claims);
       if (j.broken && j.claimed && j.property == found.property) {
         return Fewer{recorder.schedule(), j, bounded.preemptions()};
       }
@@ -198,13 +199,14 @@ class SimTrials final : public TrialSource {
     t.judged = last_.outcome != sim::Outcome::pruned;
     if (!t.counts || !t.judged) return t;
     if (search_) ++by_preemptions_[search_->preemptions()];
-    t.judgement = judge(last_, t.observations, cell_.preset.family, cell_.primitive->claims);
+    t.verdict =
+        sim_execution_verdict(last_, t.observations, cell_.preset.family, cell_.primitive->claims);
     return t;
   }
 
   std::variant<Violation, std::string> violation(
       const CellTrial& trial, const std::function<bool()>& within_budget) override {
-    const Judgement& j = trial.judgement;
+    const ExecutionVerdict& j = trial.verdict;
     const auto schedule = recorder_.schedule();
     Violation v;
     v.property = j.property;
@@ -212,7 +214,7 @@ class SimTrials final : public TrialSource {
     v.seed = schedule.seed;
     v.schedule = encode(schedule);
     Schedule reported = schedule;
-    Judgement reported_judgement = j;
+    ExecutionVerdict reported_verdict = j;
     if (j.claimed && search_) {
       // An exhaustive search reports the fewest preemptions it can find for the property.
       v.preemptions = search_->preemptions();
@@ -224,8 +226,8 @@ class SimTrials final : public TrialSource {
         v.first_found_preemptions = *v.preemptions;
         v.preemptions = fewer->preemptions;
         reported = fewer->schedule;
-        reported_judgement = fewer->judgement;
-        v.message = reported_judgement.message;
+        reported_verdict = fewer->verdict;
+        v.message = reported_verdict.message;
         v.seed = reported.seed;
         v.schedule = encode(reported);
       }
@@ -234,13 +236,13 @@ class SimTrials final : public TrialSource {
     const auto error = [&](const std::string& what) {
       return "nondeterminism in the tool: " + what + " (schedule " + v.schedule + ")";
     };
-    auto confirmed = confirm(cell_, reported, reported_judgement, watch_);
+    auto confirmed = confirm(cell_, reported, reported_verdict, watch_);
     if (auto* err = std::get_if<std::string>(&confirmed)) return error(*err);
     v.trace = std::move(std::get<Confirmed>(confirmed).trace);
     v.steps = std::get<Confirmed>(confirmed).steps;
     if (!j.claimed) {
       v.shrink = ShrinkNote{.skipped = "the evidence of a property the primitive does not claim"};
-    } else if (auto err = shrink_into(v, cell_, reported, reported_judgement,
+    } else if (auto err = shrink_into(v, cell_, reported, reported_verdict,
                                       last_.outcome == sim::Outcome::frame_misuse,
                                       search_ != nullptr, plan_, watch_)) {
       return error(*err);

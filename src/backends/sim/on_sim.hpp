@@ -17,7 +17,8 @@ struct HarnessHooks<Sim> {
   static std::uint64_t now() { return sim::current_step(); }
   static void name(const void* object, const std::string& name) { sim::set_name(object, name); }
   /// The check's text is what the trace shows at the breach; the verdict comes from the
-  /// Finding that Judge<Sim> recorded in the execution's Observations (scenarios/judge.hpp).
+  /// Finding that PropertyChecks<Sim> recorded in the execution's Observations
+  /// (scenarios/execution_verdict.hpp).
   static void found(const Finding& f, const source_location& where) {
     Sim::check(false, f.property + ": " + f.message, where);
   }

@@ -1,7 +1,7 @@
 #include "backends/sim/replay.hpp"
 
 #include "backends/sim/execution.hpp"
-#include "scenarios/judge.hpp"
+#include "scenarios/execution_verdict.hpp"
 #include "schedules/replay_strategy.hpp"
 #include "util/concat.hpp"
 #include "util/lines.hpp"
@@ -43,7 +43,7 @@ ReplayOutcome replay_sim_execution(const Cell& cell, const Schedule& schedule,
   ReplayOutcome out;
   out.steps = r.steps;
   out.trace = split_lines(r.format_trace());
-  const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
+  const auto j = sim_execution_verdict(r, obs, cell.preset.family, cell.primitive->claims);
   if (j.broken) {
     Violation v;
     v.property = j.property;

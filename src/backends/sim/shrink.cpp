@@ -35,7 +35,7 @@ constexpr std::size_t kMostDeferred = 4;
 struct Run {
   bool same = false;  ///< breaks the property being shrunk
   Schedule schedule;
-  Judgement judgement;
+  ExecutionVerdict verdict;
   std::vector<Decision> decisions;  ///< what was answered, thread choices by id
   std::uint64_t steps = 0;
   std::uint32_t preemptions = 0;
@@ -56,7 +56,7 @@ class InProcessRunner final : public TrialRunner {
   Trial run(const Cell& cell, Strategy& strategy) override {
     Observations obs;
     const auto r = execute(cell, runtime_(cell), strategy, obs, watch_);
-    return Trial{judge(r, obs, cell.preset.family, cell.primitive->claims), r.steps,
+    return Trial{sim_execution_verdict(r, obs, cell.preset.family, cell.primitive->claims), r.steps,
                  r.outcome == sim::Outcome::pruned};
   }
 
@@ -71,7 +71,7 @@ class InProcessRunner final : public TrialRunner {
 
 class Shrinker {
  public:
-  Shrinker(const Cell& cell, const Schedule& found, const Judgement& broken,
+  Shrinker(const Cell& cell, const Schedule& found, const ExecutionVerdict& broken,
            const ShrinkLimits& limits, TrialRunner& runner, ExecutionWatch& watch,
            const nlohmann::json& found_violation)
       : found_violation_(found_violation),
@@ -119,7 +119,7 @@ class Shrinker {
     }
 
     out.schedule = best_.schedule;
-    out.judgement = best_.judgement;
+    out.verdict = best_.verdict;
     out.steps = best_.steps;
     out.preemptions = best_.preemptions;
     out.overrides = overrides_;
@@ -156,10 +156,10 @@ class Shrinker {
     const Trial t = runner_.run(*cell_, logging);
     if (pruned != nullptr) *pruned = t.pruned;
     Run out;
-    out.judgement = t.judgement;
+    out.verdict = t.verdict;
     // An execution whose answers overflowed the log cannot be replayed from it.
-    out.same = log.complete() && t.judgement.broken && t.judgement.claimed == broken_.claimed &&
-               t.judgement.property == broken_.property;
+    out.same = log.complete() && t.verdict.broken && t.verdict.claimed == broken_.claimed &&
+               t.verdict.property == broken_.property;
     out.schedule = Schedule{found_.strategy, found_.seed, log.choices()};
     out.decisions = log.decisions();
     out.steps = t.steps;
@@ -402,7 +402,7 @@ class Shrinker {
   const Cell* cell_;  ///< the cell trials run on: `original_`, or one with lower parameters
   std::unique_ptr<Cell> owned_;  ///< a cell with lowered parameters, once one was taken
   Schedule found_;
-  Judgement broken_;
+  ExecutionVerdict broken_;
   ShrinkLimits limits_;
   TrialRunner& runner_;
   ExecutionWatch& watch_;
@@ -417,7 +417,7 @@ class Shrinker {
 }  // namespace
 
 std::optional<Shrunk> shrink_violation(const Cell& cell, const Schedule& found,
-                                       const Judgement& broken, const ShrinkLimits& limits,
+                                       const ExecutionVerdict& broken, const ShrinkLimits& limits,
                                        TrialRunner& runner, ExecutionWatch& watch,
                                        const nlohmann::json& found_violation) {
   return Shrinker(cell, found, broken, limits, runner, watch, found_violation).run();
@@ -447,7 +447,7 @@ void report_shrunk(Violation& v, const Shrunk& shrunk, const Cell& runs,
   v.original_preemptions = shrunk.original_preemptions;
   v.original_replay_command = v.replay_command;
   v.schedule = encode(shrunk.schedule);
-  v.message = shrunk.judgement.message;
+  v.message = shrunk.verdict.message;
   v.replay_command = runs.replay_command(v.schedule);
   v.preemptions = shrunk.preemptions;
   v.steps = steps;
@@ -456,7 +456,7 @@ void report_shrunk(Violation& v, const Shrunk& shrunk, const Cell& runs,
 }
 
 std::optional<Shrunk> shrink_violation(const Cell& cell, const Schedule& found,
-                                       const Judgement& broken, const ShrinkLimits& limits,
+                                       const ExecutionVerdict& broken, const ShrinkLimits& limits,
                                        ExecutionWatch& watch,
                                        const nlohmann::json& found_violation) {
   InProcessRunner runner(watch);

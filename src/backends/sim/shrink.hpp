@@ -29,8 +29,8 @@
 #include <optional>
 #include <string>
 
+#include "scenarios/execution_verdict.hpp"
 #include "scenarios/execution_watch.hpp"
-#include "scenarios/judge.hpp"
 #include "scenarios/resolved_cell.hpp"
 #include "schedules/guided_strategy.hpp"
 #include "schedules/schedule.hpp"
@@ -51,8 +51,8 @@ struct ShrinkLimits {
 
 /// A shrunk counterexample and what shrinking it took.
 struct Shrunk {
-  Schedule schedule;    ///< the shrunk schedule (the original's when nothing smaller was found)
-  Judgement judgement;  ///< what its execution broke
+  Schedule schedule;  ///< the shrunk schedule (the original's when nothing smaller was found)
+  ExecutionVerdict verdict;  ///< what its execution broke
   std::uint64_t steps = 0;
   std::uint32_t preemptions = 0;
   std::uint64_t original_steps = 0;
@@ -69,7 +69,7 @@ struct Shrunk {
 
 /// What one trial execution came to.
 struct Trial {
-  Judgement judgement;
+  ExecutionVerdict verdict;
   std::uint64_t steps = 0;
   bool pruned = false;  ///< a reducing search ended it as redundant
 };
@@ -91,7 +91,7 @@ class TrialRunner {
   virtual bool keeps_strategy_state() const = 0;
 };
 
-/// Shrinks `found`, an execution of `cell` whose judgement is `broken`, running each trial in
+/// Shrinks `found`, an execution of `cell` whose verdict is `broken`, running each trial in
 /// this process. Returns nullopt when `found` does not break the same property again when
 /// re-run (nondeterminism: the caller's confirmation reports it). A trial may crash or hang
 /// the process where the search did not (a schedule no search took, into a primitive's
@@ -99,7 +99,7 @@ class TrialRunner {
 /// note as "found", so that the supervisor reports it and shrinks it again with each trial in
 /// a child (src/backends/sim/shrink_isolated.hpp).
 std::optional<Shrunk> shrink_violation(const Cell& cell, const Schedule& found,
-                                       const Judgement& broken, const ShrinkLimits& limits,
+                                       const ExecutionVerdict& broken, const ShrinkLimits& limits,
                                        ExecutionWatch& watch,
                                        const nlohmann::json& found_violation = {});
 
@@ -120,7 +120,7 @@ void report_shrunk(Violation& v, const Shrunk& shrunk, const Cell& runs,
 
 /// The same, each trial run by `runner`.
 std::optional<Shrunk> shrink_violation(const Cell& cell, const Schedule& found,
-                                       const Judgement& broken, const ShrinkLimits& limits,
+                                       const ExecutionVerdict& broken, const ShrinkLimits& limits,
                                        TrialRunner& runner, ExecutionWatch& watch,
                                        const nlohmann::json& found_violation = {});
 

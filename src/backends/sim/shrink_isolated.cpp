@@ -23,7 +23,7 @@ namespace syncstress::supervise {
 namespace {
 
 using scenarios::Cell;
-using scenarios::Judgement;
+using scenarios::ExecutionVerdict;
 using scenarios::Trial;
 
 /// The most answers a trial's log keeps: one per step of the largest step bound.
@@ -88,7 +88,7 @@ class ForkedRunner final : public scenarios::TrialRunner {
           StepNoting noting(strategy, *shared_);
           scenarios::Observations obs;
           const auto r = scenarios::execute(cell, runtime, noting, obs, scenarios::no_watch());
-          const auto j = judge(r, obs, cell.preset.family, cell.primitive->claims);
+          const auto j = sim_execution_verdict(r, obs, cell.preset.family, cell.primitive->claims);
           const std::string out = nlohmann::json{
               {"broken", j.broken},
               {"claimed", j.claimed},
@@ -102,15 +102,16 @@ class ForkedRunner final : public scenarios::TrialRunner {
     Trial t;
     t.steps = shared_->step;
     if (e.signal != 0 && !e.timed_out && !e.interrupted) {
-      t.judgement = Judgement{true, true, "crash", "the process died of " + signal_text(e.signal)};
+      t.verdict =
+          ExecutionVerdict{true, true, "crash", "the process died of " + signal_text(e.signal)};
       return t;
     }
     if (e.exit_code == 0 && !e.outputs.empty()) {
       try {
         const auto j = nlohmann::json::parse(e.outputs.front());
-        t.judgement =
-            Judgement{j.at("broken").get<bool>(), j.at("claimed").get<bool>(),
-                      j.at("property").get<std::string>(), j.at("message").get<std::string>()};
+        t.verdict = ExecutionVerdict{j.at("broken").get<bool>(), j.at("claimed").get<bool>(),
+                                     j.at("property").get<std::string>(),
+                                     j.at("message").get<std::string>()};
         t.steps = j.at("steps").get<std::uint64_t>();
         return t;
       } catch (const nlohmann::json::exception&) {
@@ -118,8 +119,8 @@ class ForkedRunner final : public scenarios::TrialRunner {
       }
     }
     // A hang, an interrupt or an exit without a result: not the crash being shrunk.
-    t.judgement =
-        Judgement{true, true, e.timed_out ? "hang" : "exit", "the trial ended without a result"};
+    t.verdict = ExecutionVerdict{true, true, e.timed_out ? "hang" : "exit",
+                                 "the trial ended without a result"};
     return t;
   }
 
@@ -181,7 +182,7 @@ void shrink_in_children(Violation& v, const Cell& cell, const scenarios::ShrinkL
     v.shrink = ShrinkNote{.skipped = "the crash note's schedule was cut short"};
     return;
   }
-  const Judgement broken{true, true, v.property, v.message};
+  const ExecutionVerdict broken{true, true, v.property, v.message};
   ForkedRunner runner(trial_seconds);
   const auto shrunk =
       scenarios::shrink_violation(cell, found, broken, limits, runner, scenarios::no_watch());

@@ -14,7 +14,7 @@
 #include "backends/stress/on_real.hpp"
 #include "backends/stress/wait_histogram.hpp"
 #include "platform/real_stress.hpp"
-#include "scenarios/judge.hpp"
+#include "scenarios/execution_verdict.hpp"
 #include "scenarios/metrics.hpp"
 #include "scenarios/replay_command.hpp"
 #include "scenarios/runtime_options.hpp"
@@ -70,13 +70,13 @@ std::vector<std::string> repeat_parameters(Family family) {
   return {};
 }
 
-/// What the judge makes of a trial's record: a claimed property the family's checks saw, or a
+/// The verdict on a trial, from its record: a claimed property the family's checks saw, or a
 /// check of the primitive's own (Real::check) that failed.
-Judgement judge_trial(const Observations& obs, const Real::failures& failures, Family family,
-                      std::uint32_t claims) {
+ExecutionVerdict stress_trial_verdict(const Observations& obs, const Real::failures& failures,
+                                      Family family, std::uint32_t claims) {
   if (!obs.finding && failures.count == 0) return {};
-  return judge_violation(obs, family, claims, "check",
-                         failures.first ? failures.first->what : std::string("a check failed"));
+  return violation_verdict(obs, family, claims, "check",
+                           failures.first ? failures.first->what : std::string("a check failed"));
 }
 
 /// Each thread's last operations, one line per thread: "thread 2 (tid 812): ... <- fetch_add
@@ -247,15 +247,15 @@ class StressTrials final : public TrialSource {
     ++trials_;
     const auto failures = Real::take_failures();
     breach_ = HarnessHooks<Real>::take_breach();
-    t.judgement =
-        judge_trial(t.observations, failures, cell_.preset.family, cell_.primitive->claims);
+    t.verdict = stress_trial_verdict(t.observations, failures, cell_.preset.family,
+                                     cell_.primitive->claims);
     wall_.add(t.observations, seconds);
     return t;
   }
 
   std::variant<Violation, std::string> violation(const CellTrial& trial,
                                                  const std::function<bool()>&) override {
-    const Judgement& j = trial.judgement;
+    const ExecutionVerdict& j = trial.verdict;
     Violation v;
     v.property = j.property;
     v.message = concat(j.message, " (trial ", std::to_string(trials_), ", seed ",

@@ -1,5 +1,6 @@
-// Stress mode on the real platform: the per-operation hook (ring and noise) and the fault
-// draws. See platform/real_stress.hpp.
+// Stress mode on the real platform: what the per-operation hook calls (joining a trial, noise,
+// the fault draws; platform/real/stress_hook.hpp) and the trial's control and rings
+// (platform/real_stress.hpp).
 #include <sched.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -10,6 +11,7 @@
 #include <atomic>
 #include <bit>
 
+#include "platform/real/stress_hook.hpp"
 #include "platform/real_stress.hpp"
 #include "util/source_path.hpp"
 

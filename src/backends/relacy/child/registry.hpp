@@ -154,8 +154,8 @@ inline HistoryLine parse_history_line(const std::string& line) {
   return out;
 }
 
-/// "a store at harness.hpp(289) on thread 4 is not ordered after the load at harness.hpp(296) on
-/// thread 3":
+/// "a store at scenarios/scenario_context.hpp(61) on thread 4 is not ordered after the load at
+/// scenarios/scenario_context.hpp(68) on thread 3":
 /// the access that tripped the detector (the line before the report) and the latest access to
 /// the same variable by another thread.
 inline std::string describe_race(const std::vector<std::string>& history) {

@@ -1,4 +1,4 @@
-#include "scenarios/judge.hpp"
+#include "scenarios/execution_verdict.hpp"
 
 #include <utility>
 
@@ -15,9 +15,9 @@ bool claimed_here(Family family, std::uint32_t claims) {
 
 }  // namespace
 
-Judgement judge_violation(const Observations& obs, Family family, std::uint32_t claims,
-                          std::string property, std::string message) {
-  Judgement j;
+ExecutionVerdict violation_verdict(const Observations& obs, Family family, std::uint32_t claims,
+                                   std::string property, std::string message) {
+  ExecutionVerdict j;
   j.broken = true;
   j.claimed = claimed_here(family, claims);
   if (obs.finding) {
@@ -30,16 +30,16 @@ Judgement judge_violation(const Observations& obs, Family family, std::uint32_t 
   return j;
 }
 
-Judgement judge(const sim::ExecutionResult& r, const Observations& obs, Family family,
-                std::uint32_t claims) {
-  Judgement j;
+ExecutionVerdict sim_execution_verdict(const sim::ExecutionResult& r, const Observations& obs,
+                                       Family family, std::uint32_t claims) {
+  ExecutionVerdict j;
   switch (r.outcome) {
     case sim::Outcome::completed:
     case sim::Outcome::pruned:  // the reduction ended it: covered by another execution
       return j;
     case sim::Outcome::violation:
       // Without a Finding: a check of the runtime's own (e.g. unlocking a mutex nobody holds).
-      return judge_violation(obs, family, claims, r.property, r.message);
+      return violation_verdict(obs, family, claims, r.property, r.message);
     case sim::Outcome::step_bound:
       j = {true, (claims & kStarvationFreedom) != 0, "step_bound", r.message};
       return j;

@@ -1,0 +1,137 @@
+// The actors of an execution (Actors), each a task<P> on a P::thread of its own, and run_to_end,
+// which runs one task on the calling thread until it has finished wherever it was resumed.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "platform/platform.hpp"
+#include "platform/task.hpp"
+#include "scenarios/finding.hpp"
+#include "scenarios/harness_hooks.hpp"
+
+namespace syncstress::scenarios {
+
+/// Runs `t` on the calling thread and blocks the thread until the task has finished, wherever
+/// it was resumed (an async primitive may resume it on a pool worker). A task that never
+/// finishes leaves the caller blocked on an atomic named `what`, so a deadlock report says
+/// what was being waited for.
+template <Platform P>
+void run_to_end(task<P> t, const std::string& what) {
+  // The flag and the frame outlive this call (see HarnessHooks::retire): the thread that sets
+  // the flag may still be inside the coroutine, between the store and its final suspension.
+  struct State {
+    typename P::template atomic<std::int32_t> finished{0};
+    task<P> whole;
+  };
+  auto state = std::make_shared<State>();
+  auto& finished = state->finished;
+  HarnessHooks<P>::name(&finished, what);
+  auto signal = [](task<P> inner, typename P::template atomic<std::int32_t>& flag) -> task<P> {
+    co_await std::move(inner);
+    flag.store(1, std::memory_order_release);  // pairs with the acquire load below
+    P::wake_by_address_all(flag);
+  };
+  state->whole = signal(std::move(t), finished);
+  state->whole.start();
+  while (finished.load(std::memory_order_acquire) == 0) P::wait_on_address(finished, 0);
+  HarnessHooks<P>::retire(std::move(state));
+}
+
+/// The actors of one execution. Lives on the body's stack; run() starts one P::thread per
+/// actor, each starting its task, then waits until every task has finished.
+template <Platform P>
+class Actors {
+ public:
+  using Task = task<P>;
+
+  explicit Actors(Observations& obs) : obs_(obs) {}
+  Actors(const Actors&) = delete;
+  Actors& operator=(const Actors&) = delete;
+  // The counter and the frames outlive the group (see HarnessHooks::retire): the last actor
+  // may still be waking the counter, or inside its frame, when run() has returned.
+  ~Actors() { HarnessHooks<P>::retire(std::move(state_)); }
+
+  /// Adds an actor; `make` is called on the actor's own thread and returns its task.
+  void add(std::function<Task()> make) { makers_.push_back(std::move(make)); }
+
+  /// Starts every actor and blocks the calling thread until all have finished. The spawns are
+  /// traced at `loc` (the family's call), not inside std::make_unique.
+  void run(source_location loc = source_location::current()) {
+    state_->tasks.resize(makers_.size());
+    std::vector<std::unique_ptr<typename P::thread>> threads;
+    for (std::size_t i = 0; i < makers_.size(); ++i) {
+      threads.push_back(std::make_unique<typename P::thread>(
+          [this, i] {
+            state_->tasks[i] = finish_counted(makers_[i]());
+            state_->tasks[i].start();
+          },
+          loc));
+    }
+    for (auto& t : threads) t->join();
+    wait_all_finished();
+  }
+
+  /// The task of actor i, e.g. to cancel it by destroying its frame.
+  Task& task_of(std::size_t i) { return state_->tasks[i]; }
+  /// Counts a cancelled actor as finished, so run() stops waiting for it.
+  void cancelled() {
+    state_->finished.fetch_add(1, std::memory_order_acq_rel);
+    P::wake_by_address_all(state_->finished);
+  }
+
+ private:
+  Task finish_counted(Task inner) {
+    co_await inner.finished();
+    // An exception escaping an actor is a finding (the scenario's or the primitive's), never
+    // swallowed with the task. A runtime's teardown unwinds with a type of its own, not a
+    // std::exception, which is left to go its way.
+    if (auto error = inner.error()) {
+      try {
+        std::rethrow_exception(error);
+      } catch (const std::exception& e) {
+        Finding f{std::nullopt, "exception", e.what(), __FILE__, __LINE__};
+        {
+          const std::lock_guard<std::mutex> lock(finding_mutex_);
+          if (!obs_.finding) obs_.finding = f;
+        }
+        HarnessHooks<P>::found(f, source_location::current());
+      } catch (...) {
+        throw;
+      }
+    }
+    // Once the count is in, run() may return and the group (whose members live on the body's
+    // stack) go away: only the retired state, through a pointer in this frame, is touched after.
+    auto& finished = state_->finished;
+    // Pairs with the acquire load in wait_all_finished.
+    finished.fetch_add(1, std::memory_order_acq_rel);
+    P::wake_by_address_all(finished);
+  }
+
+  void wait_all_finished() {
+    const auto n = static_cast<std::int32_t>(makers_.size());
+    for (std::int32_t seen = state_->finished.load(std::memory_order_acquire); seen < n;
+         seen = state_->finished.load(std::memory_order_acquire)) {
+      P::wait_on_address(state_->finished, seen);
+    }
+  }
+
+  Observations& obs_;
+  std::mutex finding_mutex_;  // real threads may fail together; see PropertyChecks
+  std::vector<std::function<Task()>> makers_;
+  struct State {
+    typename P::template atomic<std::int32_t> finished{0};
+    std::vector<Task> tasks;  // after the counter: destroyed first, as the frames go first
+  };
+  std::shared_ptr<State> state_ = std::make_shared<State>();
+};
+
+}  // namespace syncstress::scenarios
