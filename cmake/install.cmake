@@ -40,7 +40,7 @@ foreach(dir primitives scenarios schedules src/platform src/sim src/util src/bac
   install(DIRECTORY ${CMAKE_SOURCE_DIR}/${dir}/
           DESTINATION ${SYNCSTRESS_INSTALL_INCLUDEDIR}/${installed_dir}
           FILES_MATCHING PATTERN "*.hpp"
-          PATTERN "extra" EXCLUDE PATTERN "real" EXCLUDE)
+          PATTERN "extra" EXCLUDE)
 endforeach()
 install(FILES ${CMAKE_BINARY_DIR}/generated/syncstress/primitive_headers.hpp
         DESTINATION ${SYNCSTRESS_INSTALL_INCLUDEDIR}/syncstress)
