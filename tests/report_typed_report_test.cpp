@@ -94,6 +94,8 @@ TEST(TypedReport, RefusesACellTheCodecCannotReadNamingTheFileAndTheCell) {
               "r.json: not a syncstress report: cells[1] is not as syncstress run writes it", 0),
           0u)
           << e.what();
+      // What is wrong, in the tool's words: without the JSON library's tag.
+      EXPECT_EQ(std::string(e.what()).find("[json.exception"), std::string::npos) << e.what();
     }
   }
 }

@@ -5,6 +5,7 @@
 
 #include "scenarios/outcome_json.hpp"
 #include "util/concat.hpp"
+#include "util/json_input.hpp"
 #include "util/usage_error.hpp"
 
 namespace syncstress::report {
@@ -61,7 +62,7 @@ std::vector<CellResult> read_cells(const json& report, const std::filesystem::pa
     } catch (const json::exception& e) {
       throw UsageError(concat(path.string(), ": not a syncstress report: cells[",
                               std::to_string(cells.size()),
-                              "] is not as syncstress run writes it (", e.what(), ")"));
+                              "] is not as syncstress run writes it (", json_error_text(e), ")"));
     }
   }
   return cells;
