@@ -8,20 +8,13 @@
 #include "report/html_charts.hpp"
 #include "report/html_text.hpp"
 #include "report/report.hpp"
+#include "report/typed_report.hpp"
 #include "util/concat.hpp"
 
 namespace syncstress::report {
 namespace {
 
 using nlohmann::json;
-
-/// `object[key]`, or null when `object` is not an object or has no such field.
-const json& field(const json& object, const char* key) {
-  static const json kNull;
-  if (!object.is_object()) return kNull;
-  const auto it = object.find(key);
-  return it == object.end() ? kNull : *it;
-}
 
 std::optional<double> number_of(const json& object, const char* key) {
   const json& v = field(object, key);

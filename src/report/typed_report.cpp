@@ -9,17 +9,17 @@
 #include "util/usage_error.hpp"
 
 namespace syncstress::report {
-namespace {
 
-using nlohmann::json;
-
-/// `object[key]`, or null when `object` is not an object or has no such field.
-const json& field(const json& object, const char* key) {
-  static const json kNull;
+const nlohmann::json& field(const nlohmann::json& object, const char* key) {
+  static const nlohmann::json kNull;
   if (!object.is_object()) return kNull;
   const auto it = object.find(key);
   return it == object.end() ? kNull : *it;
 }
+
+namespace {
+
+using nlohmann::json;
 
 RunOfReport run_of(const json& report) {
   RunOfReport run;

@@ -16,6 +16,10 @@
 
 namespace syncstress::report {
 
+/// `object[key]`, or null when `object` is not an object or has no such field: for the parts of
+/// a checked report whose fields may be anything (context, metrics).
+const nlohmann::json& field(const nlohmann::json& object, const char* key);
+
 /// The cells of `report` (a document check_report accepted), each read through the codec, in
 /// report order. Throws UsageError naming `path` and the cell when the codec cannot read one: a
 /// cell that is not as `syncstress run` writes it.
