@@ -69,15 +69,25 @@ struct ScenarioContext {
   }
   /// The hold_steps scheduling points of a critical section.
   void hold_section() {
-    // Looked up once per execution, not per section: a lookup by name costs more than a step.
-    if (hold_steps_ < 0) hold_steps_ = params.integer("hold_steps");
-    hold<P>(work, hold_steps_);
+    // The hold_steps parameter is looked up once per execution, not per section (a lookup by
+    // name costs more than a step), by hold_steps().
+    hold<P>(work, hold_steps());
   }
   void leave_exclusive() { occupancy.exclusive.add(-1); }
   void leave_shared() { occupancy.shared.add(-1); }
 
  private:
-  std::int64_t hold_steps_ = -1;  // params' hold_steps, once hold_section asked (never negative)
+  /// params' hold_steps, once hold_section asked (never negative). Atomic: actors on real
+  /// threads ask at once (and write the same value).
+  std::int64_t hold_steps() {
+    std::int64_t steps = hold_steps_.load(std::memory_order_relaxed);
+    if (steps < 0) {
+      steps = params.integer("hold_steps");
+      hold_steps_.store(steps, std::memory_order_relaxed);
+    }
+    return steps;
+  }
+  std::atomic<std::int64_t> hold_steps_{-1};
 };
 
 }  // namespace syncstress::scenarios
