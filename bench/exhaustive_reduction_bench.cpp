@@ -86,14 +86,14 @@ void search(benchmark::State& state, const Model& m, bool reduce) {
     Strategy& s = reduce ? static_cast<Strategy&>(*reduced) : *strategy;
     executions = 0;
     complete = true;
-    while (s.new_execution()) {
+    while (const auto execution = s.new_execution()) {
       if (executions == cap) {
         complete = false;
         break;
       }
       ++executions;
       scenarios::Observations obs;
-      auto r = runtime.run(s, [&] { cell.body(obs, cell.params); });
+      auto r = runtime.run(s, *execution, [&] { cell.body(obs, cell.params); });
       runtime.recycle(std::move(r));
     }
   }

@@ -153,8 +153,8 @@ void for_each_execution_on_sim(const std::function<void()>& body, int executions
   sim::Runtime runtime(options);
   RandomStrategy strategy(11);
   for (int i = 0; i < executions; ++i) {
-    strategy.new_execution();
-    const sim::ExecutionResult r = runtime.run(strategy, body);
+    const Execution execution = *strategy.new_execution();
+    const sim::ExecutionResult r = runtime.run(strategy, execution, body);
     testing::reclaim_abandoned_frames();  // failing executions abandon their coroutines
     on_result(r);
   }

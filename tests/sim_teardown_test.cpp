@@ -112,7 +112,7 @@ Coverage run_to_the_bound(const std::function<void(Counts&)>& program) {
     }
     Counts counts;
     SeededStrategy s(seed);
-    const auto r = rt->run(s, [&] { program(counts); });
+    const auto r = sim_test::run(*rt, s, [&] { program(counts); });
     SCOPED_TRACE("seed " + std::to_string(seed) + ", max_steps " + std::to_string(max_steps));
     EXPECT_EQ(r.outcome, Outcome::step_bound) << r.property << ": " << r.message;
     EXPECT_EQ(r.abandoned_fibers, 0u);
