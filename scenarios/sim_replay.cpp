@@ -37,7 +37,7 @@ ReplayOutcome replay_sim_execution(const Cell& cell, const Schedule& schedule,
     throw diverged(e.what());
   }
   // The runtime turns a strategy's exception inside an execution into an outcome.
-  if (r.outcome == sim::Outcome::exception && r.message.find("diverged") != std::string::npos) {
+  if (r.outcome == sim::Outcome::exception && strategy.diverged()) {
     throw diverged(r.message);
   }
   ReplayOutcome out;

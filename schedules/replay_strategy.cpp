@@ -30,6 +30,7 @@ const Choice& ReplayStrategy::take(ChoiceKind kind, std::uint64_t bound) {
   };
   const std::size_t i = position_;
   if (i >= schedule_.choices.size()) {
+    diverged_ = true;
     throw ScheduleDivergence(i, "replay diverged at choice #" + std::to_string(i) +
                                     ": the program asked " + asked() +
                                     ", but the schedule has only " +
@@ -37,6 +38,7 @@ const Choice& ReplayStrategy::take(ChoiceKind kind, std::uint64_t bound) {
   }
   const Choice& c = schedule_.choices[i];
   if (c.kind != kind || c.bound != bound) {
+    diverged_ = true;
     throw ScheduleDivergence(i, "replay diverged at choice #" + std::to_string(i) +
                                     ": the program asked " + asked() +
                                     ", but the schedule recorded " + to_string(c));

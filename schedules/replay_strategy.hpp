@@ -28,6 +28,9 @@ class ReplayStrategy final : public Strategy {
 
   /// Choices answered so far in this execution.
   std::size_t position() const { return position_; }
+  /// Whether a question did not fit the schedule (next_thread or next_u64 threw
+  /// ScheduleDivergence; the runtime ends such an execution with Outcome::exception).
+  bool diverged() const { return diverged_; }
   /// Throws ScheduleDivergence if the execution ended before using every recorded choice.
   void finish() const;
 
@@ -38,6 +41,7 @@ class ReplayStrategy final : public Strategy {
   bool faults_;  // the producer explored faults
   std::size_t position_ = 0;
   bool started_ = false;
+  bool diverged_ = false;
 };
 
 /// A replay strategy for `schedule`.
