@@ -52,6 +52,7 @@ constexpr Model kModels[] = {
 };
 
 std::uint64_t plain_cap() {
+  // NOLINTNEXTLINE(concurrency-mt-unsafe): read once, before any benchmark runs.
   const char* text = std::getenv("SYNCSTRESS_BENCH_PLAIN_CAP");
   return text != nullptr ? std::strtoull(text, nullptr, 10) : 3'000'000;
 }

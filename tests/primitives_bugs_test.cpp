@@ -117,6 +117,7 @@ template <class M>
 void readers_and_writers() {
   M m;
   std::vector<Sim::thread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&m, t] {
       Sim::manual_reset_event done(false);

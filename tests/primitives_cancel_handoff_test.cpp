@@ -792,6 +792,7 @@ TYPED_TEST(CancelHandoffMutex, KeepsMutualExclusionUnderContention) {
         typename P::template atomic<int> inside{0};
         typename P::template atomic<int> total{0};
         std::vector<typename P::thread> threads;
+        threads.reserve(Env<P>::kThreads);
         for (int t = 0; t < Env<P>::kThreads; ++t) {
           threads.emplace_back([&] {
             typename P::manual_reset_event done(false);
@@ -841,6 +842,7 @@ TYPED_TEST(CancelHandoffSharedMutex, KeepsReaderWriterExclusionUnderContention) 
         typename P::template atomic<int> writers{0};
         typename P::template atomic<int> readers{0};
         std::vector<typename P::thread> threads;
+        threads.reserve(Env<P>::kThreads);
         for (int t = 0; t < Env<P>::kThreads; ++t) {
           threads.emplace_back([&, t] {
             typename P::manual_reset_event done(false);
@@ -880,6 +882,7 @@ TYPED_TEST(CancelHandoffSemaphore, KeepsAtMostCapacityHoldersUnderContention) {
         typename TypeParam::Type s(kCapacity);
         typename P::template atomic<int> inside{0};
         std::vector<typename P::thread> threads;
+        threads.reserve(Env<P>::kThreads);
         for (int t = 0; t < Env<P>::kThreads; ++t) {
           threads.emplace_back([&] {
             typename P::manual_reset_event done(false);

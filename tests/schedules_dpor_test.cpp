@@ -93,8 +93,10 @@ TEST(Dpor, IndependentSimThreadsTakeOneExecutionPerWayTheJoinsEnd) {
   // are 2^3 classes; executions ended as redundant (pruned) are not counted.
   auto program = [] {
     std::vector<std::unique_ptr<Sim::atomic<int>>> cells;
+    cells.reserve(3);
     for (int t = 0; t < 3; ++t) cells.push_back(std::make_unique<Sim::atomic<int>>(0));
     std::vector<Sim::thread> threads;
+    threads.reserve(3);
     for (int t = 0; t < 3; ++t) {
       threads.emplace_back([&, t] { cells[static_cast<std::size_t>(t)]->store(1); });
     }
@@ -195,6 +197,7 @@ Outcomes explore(const Program& p, Strategy& s, std::uint64_t cap = ~std::uint64
     std::string final_state;
     const auto r = runtime.run(s, *execution, [&] {
       std::vector<std::unique_ptr<Sim::atomic<int>>> objects;
+      objects.reserve(static_cast<std::size_t>(p.objects));
       for (int i = 0; i < p.objects; ++i) objects.push_back(std::make_unique<Sim::atomic<int>>(0));
       Sim::mutex lock;
       std::vector<std::vector<int>> results(p.threads.size());

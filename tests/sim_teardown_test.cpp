@@ -370,6 +370,7 @@ void coroutines_in_flight(Counts& counts, bool pooled) {
   CoroutineQueue q(counts.stranded);
   Sim::auto_reset_event event;
   std::vector<Task> tasks;
+  tasks.reserve(4);
   for (int i = 0; i < 3; ++i) tasks.push_back(queue_waiter(q, Tracked(counts.live)));
   tasks.push_back(awaits_a_queue_waiter(q, Tracked(counts.live), Tracked(counts.live)));
   if (pooled) tasks.push_back(signal_waiter(event, Tracked(counts.live)));
