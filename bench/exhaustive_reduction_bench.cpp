@@ -53,6 +53,7 @@ constexpr Model kModels[] = {
 };
 
 std::uint64_t plain_cap() {
+  // NOLINTNEXTLINE(concurrency-mt-unsafe): read once, before any benchmark runs.
   const char* text = std::getenv("SYNCSTRESS_BENCH_PLAIN_CAP");
   return text != nullptr ? std::strtoull(text, nullptr, 10) : 3'000'000;
 }
@@ -87,14 +88,14 @@ void search(benchmark::State& state, const Model& m, bool reduce) {
     Strategy& s = reduce ? static_cast<Strategy&>(*reduced) : *strategy;
     executions = 0;
     complete = true;
-    while (s.new_execution()) {
+    while (const auto execution = s.new_execution()) {
       if (executions == cap) {
         complete = false;
         break;
       }
       ++executions;
       scenarios::Observations obs;
-      auto r = runtime.run(s, [&] { cell.body(obs, cell.params); });
+      auto r = runtime.run(s, *execution, [&] { cell.body(obs, cell.params); });
       runtime.recycle(std::move(r));
     }
   }

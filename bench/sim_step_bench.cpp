@@ -51,8 +51,8 @@ void run_steps(benchmark::State& state) {
   RandomStrategy strategy(42);
   std::uint64_t steps = 0;
   for (auto _ : state) {
-    strategy.new_execution();
-    sim::ExecutionResult r = rt.run(strategy, Scenario);
+    const Execution execution = *strategy.new_execution();
+    sim::ExecutionResult r = rt.run(strategy, execution, Scenario);
     if (r.outcome != sim::Outcome::completed) state.SkipWithError(r.message.c_str());
     steps += r.steps;
     benchmark::DoNotOptimize(r.steps);

@@ -100,7 +100,7 @@ int severity(StopReason reason);
 struct CellResult {
   std::string primitive;
   std::string scenario;
-  std::string schedule;  ///< strategy as Strategy::describe() prints it, e.g. "pct:d=3"
+  std::string schedule;  ///< strategy as its spec describes it, e.g. "pct:d=3,k=100000"
   Verdict verdict = Verdict::error;
   std::uint64_t executions = 0;
   /// The executions planned (--executions or the preset's); `executions` may be fewer.

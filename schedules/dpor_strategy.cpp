@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "schedules/strategy_factory.hpp"
-
 namespace syncstress {
 namespace {
 
@@ -352,8 +350,8 @@ void DporStrategy::cover_unseen_steps() {
   }
 }
 
-bool DporStrategy::new_execution() {
-  if (complete_) return false;
+std::optional<Execution> DporStrategy::new_execution() {
+  if (complete_) return std::nullopt;
   if (explored_ > 0) {
     // Another shard's execution adds nothing: its races could only add threads to the
     // prefix's choices, which explore every thread already.
@@ -392,7 +390,7 @@ bool DporStrategy::new_execution() {
     }
     if (path_.empty()) {
       complete_ = true;
-      return false;
+      return std::nullopt;
     }
   }
   prefix_.begin_execution(explored_ == 0, path_.empty() ? 0 : path_.size() - 1);
@@ -405,11 +403,11 @@ bool DporStrategy::new_execution() {
   last_pruned_ = false;
   depth_ = 0;
   ++explored_;
-  return true;
-}
-
-std::string DporStrategy::describe() const {
-  return ExhaustiveParams{preemption_bound_, /*reduce=*/true}.describe();
+  Execution e;
+  e.producer = SimStrategySpec{ExhaustiveParams{preemption_bound_, /*reduce=*/true}};
+  e.counts = prefix_.owned();
+  e.steps = this;
+  return e;
 }
 
 }  // namespace syncstress

@@ -42,30 +42,26 @@
 #include "schedules/exhaustive_search.hpp"
 #include "schedules/schedule.hpp"
 #include "schedules/shard.hpp"
+#include "schedules/step_observer.hpp"
 #include "schedules/strategy.hpp"
 
 namespace syncstress {
 
 /// See the file comment.
-class DporStrategy final : public ExhaustiveSearch {
+class DporStrategy final : public ExhaustiveSearch, private StepObserver {
  public:
   /// As shard `shard` of the search (schedules/shard.hpp): only the prefixes it owns.
   explicit DporStrategy(std::optional<std::uint32_t> preemption_bound = std::nullopt,
                         Shard shard = {})
       : preemption_bound_(preemption_bound), prefix_(shard) {}
 
-  bool new_execution() override;
+  /// Analyses the last execution's races and moves to the next path to explore; nothing once
+  /// the search is complete. Every execution has its steps watched by the search; a shard's
+  /// counts when the shard owns its prefix.
+  std::optional<Execution> new_execution() override;
   std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current,
                           bool current_yielded) override;
   std::uint64_t next_u64(std::uint64_t bound) override;
-  /// "exhaustive" or "exhaustive:preemptions=<p>".
-  std::string describe() const override;
-  bool observes_steps() const override { return true; }
-  bool step_taken(ThreadId thread, std::span<const Access> accesses,
-                  std::span<const ThreadId> runnable) override;
-  void last_step(ThreadId thread, std::span<const Access> accesses,
-                 std::span<const ThreadId> runnable) override;
-  bool execution_counts() const override { return prefix_.owned(); }
 
   /// Executions started so far, pruned ones included.
   std::uint64_t executions_explored() const { return explored_; }
@@ -117,6 +113,13 @@ class DporStrategy final : public ExhaustiveSearch {
     std::int64_t node;                       // path index of the thread node that chose it
     std::uint64_t data;                      // hash of the data answers taken in it
   };
+
+  /// Records the step and the sleep set after it; false where another shard's prefix ends or
+  /// every runnable thread sleeps (the execution is pruned).
+  bool step_taken(ThreadId thread, std::span<const Access> accesses,
+                  std::span<const ThreadId> runnable) override;
+  void last_step(ThreadId thread, std::span<const Access> accesses,
+                 std::span<const ThreadId> runnable) override;
 
   bool allowed(const Node& node, std::uint64_t answer) const;
   std::uint32_t preemptions_through(const Node& node) const;

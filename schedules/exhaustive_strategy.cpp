@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "schedules/strategy_factory.hpp"
-
 namespace syncstress {
 
 bool ExhaustiveStrategy::allowed(const Node& node, std::uint64_t answer) const {
@@ -18,8 +16,8 @@ std::uint32_t ExhaustiveStrategy::preemptions_through(const Node& node) const {
   return node.preemptions_before + (preempts ? 1u : 0u);
 }
 
-bool ExhaustiveStrategy::new_execution() {
-  if (complete_) return false;
+std::optional<Execution> ExhaustiveStrategy::new_execution() {
+  if (complete_) return std::nullopt;
   if (explored_ > 0) {
     // Nodes below depth_ were not reached by the last execution (it ended earlier than a
     // previous one); their subtrees do not exist on this path.
@@ -36,13 +34,17 @@ bool ExhaustiveStrategy::new_execution() {
     }
     if (path_.empty()) {
       complete_ = true;
-      return false;
+      return std::nullopt;
     }
   }
   prefix_.begin_execution(explored_ == 0, path_.empty() ? 0 : path_.size() - 1);
   depth_ = 0;
   ++explored_;
-  return true;
+  Execution e;
+  e.producer = SimStrategySpec{ExhaustiveParams{preemption_bound_, /*reduce=*/false}};
+  e.counts = prefix_.owned();
+  if (prefix_.sharded()) e.steps = this;
+  return e;
 }
 
 bool ExhaustiveStrategy::step_taken(ThreadId /*thread*/, std::span<const Access> /*accesses*/,
@@ -97,10 +99,6 @@ std::uint64_t ExhaustiveStrategy::next_u64(std::uint64_t bound) {
   path_.push_back(Node{false, bound, 0, bound, before});
   ++depth_;
   return 0;
-}
-
-std::string ExhaustiveStrategy::describe() const {
-  return ExhaustiveParams{preemption_bound_, /*reduce=*/false}.describe();
 }
 
 }  // namespace syncstress

@@ -22,12 +22,13 @@
 #include "schedules/exhaustive_search.hpp"
 #include "schedules/schedule.hpp"
 #include "schedules/shard.hpp"
+#include "schedules/step_observer.hpp"
 #include "schedules/strategy.hpp"
 
 namespace syncstress {
 
 /// Depth-first enumeration; see the file comment.
-class ExhaustiveStrategy final : public ExhaustiveSearch {
+class ExhaustiveStrategy final : public ExhaustiveSearch, private StepObserver {
  public:
   /// Enumerates every sequence, or only those with at most `preemption_bound` preemptions.
   /// As shard `shard` of the search (schedules/shard.hpp): only the prefixes it owns.
@@ -35,20 +36,15 @@ class ExhaustiveStrategy final : public ExhaustiveSearch {
                               Shard shard = {})
       : preemption_bound_(preemption_bound), prefix_(shard) {}
 
-  /// Moves to the next unexplored path; false once the whole tree has been explored.
-  bool new_execution() override;
+  /// Moves to the next unexplored path; nothing once the whole tree has been explored. A
+  /// shard's execution counts when the shard owns its prefix, and has its steps watched, to cut
+  /// another shard's prefix where it ends.
+  std::optional<Execution> new_execution() override;
   /// The path's answer at this depth, or the first allowed one on a new node.
   std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current,
                           bool current_yielded) override;
   /// The path's answer at this depth, or 0 on a new node.
   std::uint64_t next_u64(std::uint64_t bound) override;
-  /// "exhaustive" or "exhaustive:preemptions=<p>".
-  std::string describe() const override;
-  /// A shard watches the steps to cut another shard's prefix where it ends.
-  bool observes_steps() const override { return prefix_.sharded(); }
-  bool step_taken(ThreadId thread, std::span<const Access> accesses,
-                  std::span<const ThreadId> runnable) override;
-  bool execution_counts() const override { return prefix_.owned(); }
 
   /// Executions started so far (each a distinct path of the tree).
   std::uint64_t executions_explored() const { return explored_; }
@@ -75,6 +71,11 @@ class ExhaustiveStrategy final : public ExhaustiveSearch {
     std::uint64_t continuing;
     std::uint32_t preemptions_before;
   };
+
+  /// A shard's walk of the prefixes: false where another shard's prefix ends.
+  bool step_taken(ThreadId thread, std::span<const Access> accesses,
+                  std::span<const ThreadId> runnable) override;
+  void last_step(ThreadId, std::span<const Access>, std::span<const ThreadId>) override {}
 
   bool allowed(const Node& node, std::uint64_t answer) const;
   std::uint32_t preemptions_through(const Node& node) const;

@@ -2,36 +2,37 @@
 // strategy's answers (recording, logging) without changing them.
 #pragma once
 
+#include <optional>
+
 #include "schedules/strategy.hpp"
 
 namespace syncstress {
 
 /// Forwards every member to `inner`, which must outlive it. A decorator overrides what it
-/// watches; it must override uniform_draws() when it watches answers, since forwarding it lets
-/// the runtime draw them without asking (the default here gives none).
+/// watches, and begin_execution() when it keeps something per execution.
 class ForwardingStrategy : public Strategy {
  public:
   explicit ForwardingStrategy(Strategy& inner) : inner_(inner) {}
 
-  bool new_execution() override { return inner_.new_execution(); }
+  /// The inner strategy's next execution, as begin_execution() hands it on.
+  std::optional<Execution> new_execution() override {
+    auto started = inner_.new_execution();
+    if (started) started = begin_execution(*started);
+    return started;
+  }
   std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current,
                           bool current_yielded) override {
     return inner_.next_thread(runnable, current, current_yielded);
   }
   std::uint64_t next_u64(std::uint64_t bound) override { return inner_.next_u64(bound); }
-  std::string describe() const override { return inner_.describe(); }
-  std::uint64_t execution_seed() const override { return inner_.execution_seed(); }
-  bool explore_faults() const override { return inner_.explore_faults(); }
-  bool observes_steps() const override { return inner_.observes_steps(); }
-  void start_at(std::uint64_t index) override { inner_.start_at(index); }
-  bool execution_counts() const override { return inner_.execution_counts(); }
-  bool step_taken(ThreadId thread, std::span<const Access> accesses,
-                  std::span<const ThreadId> runnable) override {
-    return inner_.step_taken(thread, accesses, runnable);
-  }
-  void last_step(ThreadId thread, std::span<const Access> accesses,
-                 std::span<const ThreadId> runnable) override {
-    inner_.last_step(thread, accesses, runnable);
+
+  /// Starts watching `started`, an execution the inner strategy began (new_execution() calls
+  /// it; so may whoever started the inner one itself), and returns it as it must run under this
+  /// decorator: without uniform draws, so that every answer comes through next_thread and
+  /// next_u64; with its step observer, which sees the steps as without the decorator.
+  virtual Execution begin_execution(Execution started) {
+    started.draws = {};
+    return started;
   }
 
  protected:

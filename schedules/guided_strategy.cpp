@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "schedules/strategy_factory.hpp"
-
 namespace syncstress {
 
 std::vector<Decision> decisions_of(const Schedule& schedule) {
@@ -14,8 +12,6 @@ std::vector<Decision> decisions_of(const Schedule& schedule) {
   }
   return out;
 }
-
-bool GuidedStrategy::explore_faults() const { return describes_faults(producer_); }
 
 std::size_t GuidedStrategy::named_ahead(std::span<const ThreadId> runnable) const {
   for (std::size_t i = position_; i < decisions_.size(); ++i) {
@@ -28,10 +24,12 @@ std::size_t GuidedStrategy::named_ahead(std::span<const ThreadId> runnable) cons
   return runnable.size();
 }
 
-bool GuidedStrategy::new_execution() {
-  if (started_) return false;
+std::optional<Execution> GuidedStrategy::new_execution() {
+  if (started_) return std::nullopt;
   started_ = true;
-  return true;
+  Execution e;
+  e.faults = faults_;
+  return e;
 }
 
 std::size_t GuidedStrategy::next_thread(std::span<const ThreadId> runnable, ThreadId current,
@@ -106,9 +104,9 @@ std::uint32_t AnswerLog::preemptions() const {
   return n;
 }
 
-bool LoggingStrategy::new_execution() {
+Execution LoggingStrategy::begin_execution(Execution started) {
   log_.count = 0;
-  return ForwardingStrategy::new_execution();
+  return ForwardingStrategy::begin_execution(started);
 }
 
 void LoggingStrategy::add(const LoggedAnswer& answer) {

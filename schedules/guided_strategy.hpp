@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <span>
-#include <string>
 #include <vector>
 
 #include "schedules/forwarding_strategy.hpp"
@@ -42,28 +41,23 @@ std::vector<Decision> decisions_of(const Schedule& schedule);
 /// the same.
 class GuidedStrategy final : public Strategy {
  public:
-  /// Guides one execution along `decisions`; describe() and execution_seed() are `producer`'s
-  /// (the schedule the decisions came from), so a replay asks the same fault questions.
-  GuidedStrategy(std::vector<Decision> decisions, std::string producer, std::uint64_t seed)
-      : decisions_(std::move(decisions)), producer_(std::move(producer)), seed_(seed) {}
+  /// Guides one execution along `decisions`; it explores faults when `faults` (as the
+  /// schedule the decisions came from did), so that it asks the same fault questions.
+  GuidedStrategy(std::vector<Decision> decisions, bool faults)
+      : decisions_(std::move(decisions)), faults_(faults) {}
 
-  /// True once, then false.
-  bool new_execution() override;
+  /// One execution, then nothing.
+  std::optional<Execution> new_execution() override;
   std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current,
                           bool current_yielded) override;
   std::uint64_t next_u64(std::uint64_t bound) override;
-  std::string describe() const override { return producer_; }
-  std::uint64_t execution_seed() const override { return seed_; }
-  /// Whether the producer explored faults (its description says ",faults=on").
-  bool explore_faults() const override;
 
  private:
   /// The index in `runnable` of the first thread a decision not yet used names; size() if none.
   std::size_t named_ahead(std::span<const ThreadId> runnable) const;
 
   std::vector<Decision> decisions_;
-  std::string producer_;
-  std::uint64_t seed_ = 0;
+  bool faults_;
   std::size_t position_ = 0;
   bool started_ = false;
 };
@@ -99,13 +93,11 @@ class LoggingStrategy final : public ForwardingStrategy {
  public:
   LoggingStrategy(Strategy& inner, AnswerLog& log) : ForwardingStrategy(inner), log_(log) {}
 
-  /// Forwards; the log starts over.
-  bool new_execution() override;
+  /// The log starts over; every answer comes through next_thread and next_u64 to be logged.
+  Execution begin_execution(Execution started) override;
   std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current,
                           bool current_yielded) override;
   std::uint64_t next_u64(std::uint64_t bound) override;
-  /// None: every answer must come through next_thread and next_u64 to be logged.
-  UniformDraws uniform_draws() override { return {}; }
 
  private:
   void add(const LoggedAnswer& answer);

@@ -3,29 +3,30 @@
 #include <algorithm>
 #include <cassert>
 
-#include "schedules/strategy_factory.hpp"
-
 namespace syncstress {
 
-PctStrategy::PctStrategy(std::uint64_t seed, std::uint32_t depth, std::uint64_t steps, bool faults)
-    : run_seed_(seed), depth_(depth), k_ceiling_(steps), faults_(faults), k_(steps), rng_(seed) {
+PctStrategy::PctStrategy(std::uint64_t seed, std::uint32_t depth, std::uint64_t steps, bool faults,
+                         std::uint64_t first)
+    : run_seed_(seed),
+      depth_(depth),
+      k_ceiling_(steps),
+      faults_(faults),
+      executions_(first),
+      k_(steps),
+      rng_(seed) {
   assert(depth >= 1 && steps >= 1);  // the factory rejects bad user input before this
 }
 
-bool PctStrategy::new_execution() {
+std::optional<Execution> PctStrategy::new_execution() {
   longest_ = std::max(longest_, steps_);
   // Once an execution has been seen, its measured length is the estimate, lower or higher
   // than the first guess up to the ceiling (a k far above the real length would put most
-  // change points after the end).
-  const std::uint64_t seed = derive_execution_seed(run_seed_, executions_);
-  begin_execution(seed, executions_ == 0 ? 0 : longest_);
-  ++executions_;
-  return true;
+  // change points after the end). Before, longest_ is 0: the ceiling.
+  return begin_execution(derive_execution_seed(run_seed_, executions_++), longest_);
 }
 
-void PctStrategy::begin_execution(std::uint64_t seed, std::uint64_t measured) {
+Execution PctStrategy::begin_execution(std::uint64_t seed, std::uint64_t measured) {
   k_ = measured == 0 ? k_ceiling_ : std::min(k_ceiling_, measured);
-  execution_seed_ = seed;
   rng_.reseed(seed);
 
   priority_.clear();
@@ -42,6 +43,11 @@ void PctStrategy::begin_execution(std::uint64_t seed, std::uint64_t measured) {
     const auto it = std::lower_bound(change_points_.begin(), change_points_.end(), c);
     if (it == change_points_.end() || *it != c) change_points_.insert(it, c);
   }
+  Execution e;
+  e.producer = SimStrategySpec{PctParams{depth_, k_, faults_}};
+  e.seed = seed;
+  e.faults = faults_;
+  return e;
 }
 
 void PctStrategy::meet(ThreadId t) {
@@ -90,7 +96,5 @@ std::size_t PctStrategy::next_thread(std::span<const ThreadId> runnable, ThreadI
 }
 
 std::uint64_t PctStrategy::next_u64(std::uint64_t bound) { return rng_.below(bound); }
-
-std::string PctStrategy::describe() const { return PctParams{depth_, k_, faults_}.describe(); }
 
 }  // namespace syncstress

@@ -38,33 +38,26 @@ class PctStrategy final : public Strategy {
  public:
   /// `depth` (d >= 1) is the bug depth aimed at; `steps` (k >= 1) the ceiling on k, and the
   /// first execution's k. Execution 0 uses `seed` itself. `faults`: every execution explores
-  /// faults (Strategy::explore_faults).
-  PctStrategy(std::uint64_t seed, std::uint32_t depth, std::uint64_t steps, bool faults = false);
+  /// faults (Execution::faults). The first execution is the run's execution `first` (a shard's
+  /// or a resumed run's first), which measures k anew.
+  PctStrategy(std::uint64_t seed, std::uint32_t depth, std::uint64_t steps, bool faults = false,
+              std::uint64_t first = 0);
 
-  /// Reseeds, adapts k, draws the change points; never runs out.
-  bool new_execution() override;
-  /// The next execution is the run's execution `index` (a shard's first).
-  void start_at(std::uint64_t index) override { executions_ = index; }
+  /// Reseeds, adapts k, draws the change points; never runs out. The execution names itself
+  /// "pct:d=<d>,k=<its k>", then ",faults=on" if so.
+  std::optional<Execution> new_execution() override;
   /// Starts an execution drawing from `seed` with k = min(ceiling, `measured`) (the ceiling
   /// when `measured` is 0): what new_execution does with the next derived seed and the
   /// longest execution of this run; a portfolio gives its own.
-  void begin_execution(std::uint64_t seed, std::uint64_t measured);
+  Execution begin_execution(std::uint64_t seed, std::uint64_t measured);
   /// The highest-priority runnable thread, after applying a change point or a yield.
   std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current,
                           bool current_yielded) override;
   /// A uniform number in [0, bound).
   std::uint64_t next_u64(std::uint64_t bound) override;
-  /// "pct:d=<d>,k=<k of the current execution>", then ",faults=on" if so.
-  std::string describe() const override;
-  /// The seed of the execution in progress.
-  std::uint64_t execution_seed() const override { return execution_seed_; }
-  /// As constructed.
-  bool explore_faults() const override { return faults_; }
 
   /// The change points of the current execution, ascending, each in [1, k].
   const std::vector<std::uint64_t>& change_points() const { return change_points_; }
-  /// The k the current execution uses.
-  std::uint64_t current_k() const { return k_; }
 
  private:
   static constexpr std::int64_t kUnseen = INT64_MIN;
@@ -76,9 +69,8 @@ class PctStrategy final : public Strategy {
   std::uint32_t depth_;
   std::uint64_t k_ceiling_;
   bool faults_;
-  std::uint64_t executions_ = 0;
+  std::uint64_t executions_;   // the run's number of the next execution
   std::uint64_t longest_ = 0;  // most decisions any finished execution of this run took
-  std::uint64_t execution_seed_ = 0;
   std::uint64_t k_ = 0;
   Xoshiro256 rng_;
 

@@ -34,30 +34,25 @@ class PortfolioStrategy final : public Strategy {
   static constexpr std::uint64_t kMembers = 1 + kPctDepths.size();
 
   /// `k_ceiling`: the PCT members' ceiling on k. `faults`: whether odd rounds explore faults.
-  PortfolioStrategy(std::uint64_t seed, std::uint64_t k_ceiling, bool faults);
+  /// The first execution is the run's execution `first` (a shard's or a resumed run's first).
+  PortfolioStrategy(std::uint64_t seed, std::uint64_t k_ceiling, bool faults,
+                    std::uint64_t first = 0);
   PortfolioStrategy(const PortfolioStrategy&) = delete;  // member_ points into this object
   PortfolioStrategy& operator=(const PortfolioStrategy&) = delete;
 
-  /// Moves to the next member and starts its execution; never runs out.
-  bool new_execution() override;
-  /// The next execution is the run's execution `index` (a shard's first).
-  void start_at(std::uint64_t index) override { executions_ = index; }
+  /// Moves to the next member and starts its execution, which names the member (what a
+  /// schedule string records) and its seed; never runs out.
+  std::optional<Execution> new_execution() override;
   /// The current member's choice.
   std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current,
                           bool current_yielded) override;
   /// The current member's number.
   std::uint64_t next_u64(std::uint64_t bound) override;
-  /// The current member's description: what a schedule string records.
-  std::string describe() const override;
-  /// The current member's execution seed.
-  std::uint64_t execution_seed() const override;
-  /// Whether the current member explores faults.
-  bool explore_faults() const override;
 
  private:
   std::uint64_t run_seed_;
   bool faults_;
-  std::uint64_t executions_ = 0;
+  std::uint64_t executions_;   // the run's number of the next execution
   std::uint64_t longest_ = 0;  // scheduling decisions of the longest finished execution
   std::uint64_t steps_ = 0;    // scheduling decisions of the current one
   // Faults off, then the same members with faults on.

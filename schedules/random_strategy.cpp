@@ -2,14 +2,18 @@
 
 namespace syncstress {
 
-bool RandomStrategy::new_execution() {
-  begin_execution(derive_execution_seed(run_seed_, executions_++));
-  return true;
+std::optional<Execution> RandomStrategy::new_execution() {
+  return begin_execution(derive_execution_seed(run_seed_, executions_++));
 }
 
-void RandomStrategy::begin_execution(std::uint64_t seed) {
-  execution_seed_ = seed;
+Execution RandomStrategy::begin_execution(std::uint64_t seed) {
   rng_.reseed(seed);
+  Execution e;
+  e.producer = SimStrategySpec{RandomParams{faults_}};
+  e.seed = seed;
+  e.faults = faults_;
+  e.draws = UniformDraws{&rng_, nullptr};
+  return e;
 }
 
 std::size_t RandomStrategy::next_thread(std::span<const ThreadId> runnable, ThreadId, bool) {

@@ -9,13 +9,17 @@ std::string to_string(const Choice& choice) {
          std::to_string(choice.value) + " of " + std::to_string(choice.bound);
 }
 
-bool ReplayStrategy::explore_faults() const { return describes_faults(schedule_.strategy); }
+ReplayStrategy::ReplayStrategy(Schedule schedule)
+    : schedule_(std::move(schedule)), faults_(describes_faults(schedule_.strategy)) {}
 
-bool ReplayStrategy::new_execution() {
-  if (started_) return false;
+std::optional<Execution> ReplayStrategy::new_execution() {
+  if (started_) return std::nullopt;
   started_ = true;
   position_ = 0;
-  return true;
+  Execution e;
+  e.seed = schedule_.seed;
+  e.faults = faults_;
+  return e;
 }
 
 const Choice& ReplayStrategy::take(ChoiceKind kind, std::uint64_t bound) {
@@ -26,6 +30,7 @@ const Choice& ReplayStrategy::take(ChoiceKind kind, std::uint64_t bound) {
   };
   const std::size_t i = position_;
   if (i >= schedule_.choices.size()) {
+    diverged_ = true;
     throw ScheduleDivergence(i, "replay diverged at choice #" + std::to_string(i) +
                                     ": the program asked " + asked() +
                                     ", but the schedule has only " +
@@ -33,6 +38,7 @@ const Choice& ReplayStrategy::take(ChoiceKind kind, std::uint64_t bound) {
   }
   const Choice& c = schedule_.choices[i];
   if (c.kind != kind || c.bound != bound) {
+    diverged_ = true;
     throw ScheduleDivergence(i, "replay diverged at choice #" + std::to_string(i) +
                                     ": the program asked " + asked() +
                                     ", but the schedule recorded " + to_string(c));

@@ -4,10 +4,12 @@
 
 namespace syncstress {
 
-bool RoundRobinStrategy::new_execution() {
-  if (started_) return false;
+std::optional<Execution> RoundRobinStrategy::new_execution() {
+  if (started_) return std::nullopt;
   started_ = true;
-  return true;
+  Execution e;
+  e.producer = SimStrategySpec{RoundRobinParams{}};
+  return e;
 }
 
 std::size_t RoundRobinStrategy::next_thread(std::span<const ThreadId> runnable, ThreadId current,

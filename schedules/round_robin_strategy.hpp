@@ -2,7 +2,6 @@
 #pragma once
 
 #include "schedules/strategy.hpp"
-#include "schedules/strategy_factory.hpp"
 
 namespace syncstress {
 
@@ -12,15 +11,13 @@ namespace syncstress {
 /// is nothing else to try.
 class RoundRobinStrategy final : public Strategy {
  public:
-  /// True once, then false.
-  bool new_execution() override;
+  /// One execution, named "round-robin"; then nothing.
+  std::optional<Execution> new_execution() override;
   /// The next runnable thread after `current` in id order.
   std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current,
                           bool current_yielded) override;
   /// Always 0.
   std::uint64_t next_u64(std::uint64_t bound) override;
-  /// "round-robin".
-  std::string describe() const override { return RoundRobinParams{}.describe(); }
 
  private:
   bool started_ = false;

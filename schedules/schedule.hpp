@@ -28,8 +28,8 @@ struct Choice {
 
 /// Every answer of one execution plus what produced them.
 struct Schedule {
-  std::string strategy;         ///< Strategy::describe() of the producer, e.g. "pct:d=3,k=400".
-  std::uint64_t seed = 0;       ///< Strategy::execution_seed() of the producer.
+  std::string strategy;         ///< The producer's description, e.g. "pct:d=3,k=400".
+  std::uint64_t seed = 0;       ///< The seed of the execution (Execution::seed).
   std::vector<Choice> choices;  ///< In the order they were asked.
 
   friend bool operator==(const Schedule&, const Schedule&) = default;

@@ -4,7 +4,8 @@
 //   e.g. ss1.pct:d~3_k~400.1234567.2000.XQAAgAD...Zk.Qx9a
 //
 // - ss1: format version 1.
-// - strategy: Strategy::describe() with '=' written '~' and ',' written '_'.
+// - strategy: the producer's description (SimStrategySpec::describe()) with '=' written '~'
+//   and ',' written '_'.
 // - seed, count: decimal; the execution's seed and the number of choices.
 // - choices: base64url (no padding) of an adaptive range-coded bit stream (range_coder.hpp):
 //   per choice, whether kind and bound repeat the previous choice's (else which), then the

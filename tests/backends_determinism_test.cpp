@@ -217,12 +217,13 @@ std::vector<Record> run_seed(const Cell& cell, const SimStrategySpec& spec, std:
   RecordingStrategy recorder(*inner);
   std::vector<Record> out;
   for (int i = 0; i < kExecutionsPerSeed; ++i) {
-    if (!recorder.new_execution()) throw std::logic_error("a random strategy ran out");
+    const auto execution = recorder.new_execution();
+    if (!execution) throw std::logic_error("a random strategy ran out");
     Observations obs;
-    auto r = execute(cell, runtime, recorder, obs, no_watch());
+    auto r = execute(cell, runtime, recorder, *execution, obs, no_watch());
     const auto j = sim_execution_verdict(r, obs, cell.preset.family, cell.primitive->claims);
-    out.push_back({encode(recorder.schedule()), r.format_trace(), summarize(r, j, obs), j.broken,
-                   j.property});
+    out.push_back({encode(recorder.schedule().value()), r.format_trace(), summarize(r, j, obs),
+                   j.broken, j.property});
     if (recycle) runtime.recycle(std::move(r));
   }
   return out;
@@ -233,9 +234,9 @@ std::vector<Record> run_seed(const Cell& cell, const SimStrategySpec& spec, std:
 Record replay_in_place(const Cell& cell, const Schedule& schedule, const std::string& text,
                        sim::Runtime& runtime) {
   ReplayStrategy replay(schedule);
-  replay.new_execution();
+  const Execution execution = *replay.new_execution();
   Observations obs;
-  const auto r = execute(cell, runtime, replay, obs, no_watch());
+  const auto r = execute(cell, runtime, replay, execution, obs, no_watch());
   replay.finish();
   const auto j = sim_execution_verdict(r, obs, cell.preset.family, cell.primitive->claims);
   return {text, r.format_trace(), summarize(r, j, obs), j.broken, j.property};
@@ -341,14 +342,15 @@ TEST_P(Determinism, EverySeedGivesByteIdenticalSchedulesAndTracesTwiceOnReplayAn
       distinct_schedules.insert(a.schedule);
     }
     // The last execution again, from the description and seed its string carries: what a
-    // report's seed promises (Strategy::execution_seed).
+    // report's seed promises (Execution::seed).
     const auto recorded = std::get<Schedule>(parse_schedule_string(first.back().schedule));
     const auto regenerating = make_strategy_from_description(recorded.strategy, recorded.seed);
     RecordingStrategy recorder(*regenerating);
-    ASSERT_TRUE(recorder.new_execution());
+    const auto execution = recorder.new_execution();
+    ASSERT_TRUE(execution);
     Observations obs;
-    execute(cell, *first_runtime, recorder, obs, no_watch());
-    ASSERT_EQ(encode(recorder.schedule()), first.back().schedule)
+    execute(cell, *first_runtime, recorder, *execution, obs, no_watch());
+    ASSERT_EQ(encode(recorder.schedule().value()), first.back().schedule)
         << "seed " << seed << ": regenerating the last execution from its description '"
         << recorded.strategy << "' and seed " << recorded.seed << " chose differently";
   }

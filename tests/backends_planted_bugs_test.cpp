@@ -874,9 +874,10 @@ Search search(
   s.body = body;
   s.params = p;
   while (s.executions < budget) {
-    if (!strategy.new_execution()) break;  // an exhaustive search ran out of schedules
+    const auto execution = strategy.new_execution();
+    if (!execution) break;  // an exhaustive search ran out of schedules
     s.obs = Observations{};
-    auto r = runtime.run(strategy, [&] { body(s.obs, p); });
+    auto r = runtime.run(strategy, *execution, [&] { body(s.obs, p); });
     ++s.executions;
     // Ended by a reduction as redundant: it ran, so it counts, but it is neither a finding nor
     // a completed run, and its observations stop halfway. Not judged.
@@ -885,7 +886,7 @@ Search search(
       continue;
     }
     s.finding = reported_by(r, s.obs);
-    s.schedule = strategy.schedule();
+    s.schedule = strategy.schedule().value();
     s.steps = r.steps;
     runtime.recycle(std::move(r));
     if (stop(s.finding, s.obs)) {
@@ -951,9 +952,9 @@ std::string describe(const Search& s) {
   std::string traces[2];
   for (auto& trace : traces) {
     ReplayStrategy replay(shrunk->schedule);
-    replay.new_execution();
+    const Execution execution = *replay.new_execution();
     Observations obs;
-    const auto r = execute(cell, *runtime, replay, obs, no_watch());
+    const auto r = execute(cell, *runtime, replay, execution, obs, no_watch());
     if (reported_by(r, obs).property != s.finding.property) {
       return ::testing::AssertionFailure() << "the shrunk schedule does not replay to the breach";
     }

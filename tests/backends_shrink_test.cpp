@@ -55,11 +55,13 @@ struct Found {
 std::optional<Found> find(const Cell& cell, Strategy& strategy, std::uint64_t budget) {
   const auto runtime = make_runtime(cell, /*trace=*/false);
   RecordingStrategy recorder(strategy);
-  for (std::uint64_t i = 0; i < budget && recorder.new_execution(); ++i) {
+  for (std::uint64_t i = 0; i < budget; ++i) {
+    const auto execution = recorder.new_execution();
+    if (!execution) break;
     Observations obs;
-    const auto r = execute(cell, *runtime, recorder, obs, no_watch());
+    const auto r = execute(cell, *runtime, recorder, *execution, obs, no_watch());
     const auto j = sim_execution_verdict(r, obs, cell.preset.family, cell.primitive->claims);
-    if (j.broken && j.claimed) return Found{recorder.schedule(), j, r.steps};
+    if (j.broken && j.claimed) return Found{recorder.schedule().value(), j, r.steps};
   }
   return std::nullopt;
 }
@@ -68,9 +70,9 @@ std::optional<Found> find(const Cell& cell, Strategy& strategy, std::uint64_t bu
 std::pair<ExecutionVerdict, std::string> replay(const Cell& cell, const Schedule& schedule) {
   const auto runtime = make_runtime(cell, /*trace=*/true);
   ReplayStrategy strategy(schedule);
-  strategy.new_execution();
+  const Execution execution = *strategy.new_execution();
   Observations obs;
-  const auto r = execute(cell, *runtime, strategy, obs, no_watch());
+  const auto r = execute(cell, *runtime, strategy, execution, obs, no_watch());
   strategy.finish();
   return {sim_execution_verdict(r, obs, cell.preset.family, cell.primitive->claims),
           r.format_trace()};
@@ -211,11 +213,12 @@ TEST(Shrink, AScheduleThatNoLongerBreaksThePropertyIsNotShrunk) {
   const Cell cell = make_cell(preset("mutex-safety"), primitive("ticket_mutex"), {});
   RandomStrategy random(1);
   RecordingStrategy recorder(random);
-  recorder.new_execution();
+  const Execution execution = *recorder.new_execution();
   Observations obs;
-  execute(cell, *make_runtime(cell, false), recorder, obs, no_watch());
+  execute(cell, *make_runtime(cell, false), recorder, execution, obs, no_watch());
   const ExecutionVerdict claimed{true, true, "mutual_exclusion", "planted"};
-  EXPECT_FALSE(shrink_violation(cell, recorder.schedule(), claimed, ShrinkLimits{}, no_watch()));
+  EXPECT_FALSE(
+      shrink_violation(cell, recorder.schedule().value(), claimed, ShrinkLimits{}, no_watch()));
 }
 
 }  // namespace

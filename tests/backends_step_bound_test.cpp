@@ -49,9 +49,11 @@ TEST(ScenariosStepBound, EventSafetyOnAutoResetEventPart5SurvivesTheExhaustiveSe
   const auto runtime = make_runtime(cell, /*trace=*/false);
   std::map<sim::Outcome, int> outcomes;
   // Past execution 9,761, where the tool crashed.
-  for (int i = 0; i < 12'000 && strategy->new_execution(); ++i) {
+  for (int i = 0; i < 12'000; ++i) {
+    const auto execution = strategy->new_execution();
+    if (!execution) break;
     Observations obs;
-    const auto r = execute(cell, *runtime, *strategy, obs, no_watch());
+    const auto r = execute(cell, *runtime, *strategy, *execution, obs, no_watch());
     ASSERT_TRUE(r.outcome == sim::Outcome::completed || r.outcome == sim::Outcome::step_bound)
         << "execution " << i + 1 << ": " << r.property << ": " << r.message;
     ++outcomes[r.outcome];
@@ -84,9 +86,9 @@ TEST(ScenariosStepBound, SafetyPresetsOnEveryAsyncPrimitiveSurviveTheStepBoundOn
           rt = std::make_unique<sim::Runtime>(options);
         }
         const auto strategy = spec.make(seed);
-        strategy->new_execution();
+        const Execution execution = *strategy->new_execution();
         Observations obs;
-        const auto r = execute(cell, *rt, *strategy, obs, no_watch());
+        const auto r = execute(cell, *rt, *strategy, execution, obs, no_watch());
         ASSERT_TRUE(r.outcome == sim::Outcome::completed || r.outcome == sim::Outcome::step_bound)
             << name << " / " << prim.name << ", seed " << seed << ", max_steps " << max_steps
             << ": " << r.property << ": " << r.message;

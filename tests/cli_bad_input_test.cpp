@@ -8,6 +8,7 @@
 
 #include "primitives/catalog.hpp"
 #include "report/report.hpp"
+#include "schedules/schedule_codec.hpp"
 #include "schedules/strategy_factory.hpp"
 #include "tests/cli_harness.hpp"
 
@@ -237,6 +238,17 @@ TEST_F(CliBadInput, ReplayByScheduleNeedsAKnownScenarioAndAPrimitive) {
   expect_usage_error({"replay", "--schedule", "S1", "--scenario", "mutex-fairness"},
                      "needs --primitive NAME");
   expect_usage_error({"replay", "--scenario", "mutex-fairness"}, "requires --schedule");
+}
+
+TEST_F(CliBadInput, ReplayOfAScheduleThatRunsOutOfChoicesSaysItDoesNotFitTheScenario) {
+  // A well-formed schedule without a choice: the scenario's first question finds none, inside
+  // the execution, which the runtime ends with an exception.
+  const std::string schedule = encode(Schedule{"random", 1, {}});
+  expect_usage_error({"replay", "--schedule", schedule, "--scenario", "mutex-fairness",
+                      "--primitive", "ticket_mutex"},
+                     "--schedule does not fit scenario 'mutex-fairness' on primitive "
+                     "'ticket_mutex': replay diverged at choice #0: the program asked a thread "
+                     "choice among 2 runnable threads, but the schedule has only 0 choices");
 }
 
 TEST_F(CliBadInput, GateRejectsMissingOrMalformedReportsAndBaselinesAndWritesNoJunit) {

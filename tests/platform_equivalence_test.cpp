@@ -57,8 +57,9 @@ struct Driver<Sim> {
   static void run(const std::function<void()>& body) {
     {
       RoundRobinStrategy strategy;
-      ASSERT_TRUE(strategy.new_execution());
-      run_once(sim::Options{}, strategy, body, "round-robin");
+      const auto execution = strategy.new_execution();
+      ASSERT_TRUE(execution);
+      run_once(sim::Options{}, strategy, *execution, body, "round-robin");
     }
     sim::Options faults;
     faults.spurious_wakeups = true;
@@ -66,17 +67,18 @@ struct Driver<Sim> {
     faults.delay_posted_work = true;
     for (std::uint64_t seed = 1; seed <= kRandomSeeds; ++seed) {
       RandomStrategy strategy(seed);
-      ASSERT_TRUE(strategy.new_execution());
-      run_once(faults, strategy, body, "random seed " + std::to_string(seed));
+      const auto execution = strategy.new_execution();
+      ASSERT_TRUE(execution);
+      run_once(faults, strategy, *execution, body, "random seed " + std::to_string(seed));
     }
   }
 
-  static void run_once(const sim::Options& options, Strategy& strategy,
+  static void run_once(const sim::Options& options, Strategy& strategy, const Execution& execution,
                        const std::function<void()>& body, const std::string& label) {
     SCOPED_TRACE(label);
     sim::Runtime runtime(options);
     bool finished = false;
-    const sim::ExecutionResult r = runtime.run(strategy, [&] {
+    const sim::ExecutionResult r = runtime.run(strategy, execution, [&] {
       body();
       finished = true;
     });
@@ -433,10 +435,11 @@ TEST(PlatformCheckDifference, RealRecordsAFailedCheckAndCarriesOn) {
 TEST(PlatformCheckDifference, SimEndsTheExecutionWithAViolationAtTheCheck) {
   sim::Runtime runtime;
   RoundRobinStrategy strategy;
-  ASSERT_TRUE(strategy.new_execution());
+  const auto execution = strategy.new_execution();
+  ASSERT_TRUE(execution);
   bool carried_on = false;
   unsigned line = 0;
-  const sim::ExecutionResult r = runtime.run(strategy, [&] {
+  const sim::ExecutionResult r = runtime.run(strategy, *execution, [&] {
     line = std::source_location::current().line() + 1;
     Sim::check(false, "broken property");
     carried_on = true;

@@ -27,8 +27,8 @@ std::vector<sim::ExecutionResult> run_on_sim(const std::function<void()>& body, 
   RandomStrategy strategy(7);
   std::vector<sim::ExecutionResult> results;
   for (int i = 0; i < executions; ++i) {
-    strategy.new_execution();
-    results.push_back(runtime.run(strategy, body));
+    const Execution execution = *strategy.new_execution();
+    results.push_back(runtime.run(strategy, execution, body));
     testing::reclaim_abandoned_frames();  // the failing executions abandon their coroutines
   }
   return results;
@@ -117,6 +117,7 @@ template <class M>
 void readers_and_writers() {
   M m;
   std::vector<Sim::thread> threads;
+  threads.reserve(4);
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&m, t] {
       Sim::manual_reset_event done(false);

@@ -153,8 +153,8 @@ void for_each_execution_on_sim(const std::function<void()>& body, int executions
   sim::Runtime runtime(options);
   RandomStrategy strategy(11);
   for (int i = 0; i < executions; ++i) {
-    strategy.new_execution();
-    const sim::ExecutionResult r = runtime.run(strategy, body);
+    const Execution execution = *strategy.new_execution();
+    const sim::ExecutionResult r = runtime.run(strategy, execution, body);
     testing::reclaim_abandoned_frames();  // failing executions abandon their coroutines
     on_result(r);
   }
@@ -792,6 +792,7 @@ TYPED_TEST(CancelHandoffMutex, KeepsMutualExclusionUnderContention) {
         typename P::template atomic<int> inside{0};
         typename P::template atomic<int> total{0};
         std::vector<typename P::thread> threads;
+        threads.reserve(Env<P>::kThreads);
         for (int t = 0; t < Env<P>::kThreads; ++t) {
           threads.emplace_back([&] {
             typename P::manual_reset_event done(false);
@@ -841,6 +842,7 @@ TYPED_TEST(CancelHandoffSharedMutex, KeepsReaderWriterExclusionUnderContention) 
         typename P::template atomic<int> writers{0};
         typename P::template atomic<int> readers{0};
         std::vector<typename P::thread> threads;
+        threads.reserve(Env<P>::kThreads);
         for (int t = 0; t < Env<P>::kThreads; ++t) {
           threads.emplace_back([&, t] {
             typename P::manual_reset_event done(false);
@@ -880,6 +882,7 @@ TYPED_TEST(CancelHandoffSemaphore, KeepsAtMostCapacityHoldersUnderContention) {
         typename TypeParam::Type s(kCapacity);
         typename P::template atomic<int> inside{0};
         std::vector<typename P::thread> threads;
+        threads.reserve(Env<P>::kThreads);
         for (int t = 0; t < Env<P>::kThreads; ++t) {
           threads.emplace_back([&] {
             typename P::manual_reset_event done(false);

@@ -86,8 +86,8 @@ struct Env<Sim> {
     sim::Runtime runtime(options);
     RandomStrategy strategy(kSeed);
     for (int i = 0; i < executions; ++i) {
-      strategy.new_execution();
-      const sim::ExecutionResult r = runtime.run(strategy, body);
+      const Execution execution = *strategy.new_execution();
+      const sim::ExecutionResult r = runtime.run(strategy, execution, body);
       reclaim_abandoned_frames();
       ASSERT_EQ(r.outcome, sim::Outcome::completed)
           << what << ": execution " << i << " (run seed " << kSeed << ") ended "

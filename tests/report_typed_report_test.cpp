@@ -39,7 +39,7 @@ json report_of(const json& cells) {
           {"config",
            {{"scenarios", {"mutex-safety"}},
             {"preset_file", "presets/odd.json"},
-            {"overrides", {{"actors", "3"}, {"rounds", 4}}}}},
+            {"overrides", {{"actors", "3"}}}}},
           {"cells", cells},
           {"summary", {{"cells_planned", 5}, {"interrupted_by", "SIGINT"}}}};
 }
@@ -55,11 +55,22 @@ TEST(TypedReport, ReadsEachCellThroughTheCodecAndTheRunsPartsOnce) {
   EXPECT_EQ(typed.cells[0].violations[0].overrides.at("actors"), "2");
   EXPECT_EQ(typed.run.scenarios, std::vector<std::string>{"mutex-safety"});
   EXPECT_EQ(typed.run.preset_file, std::filesystem::path("presets/odd.json"));
-  // A value of another type than the schema's is left out, not refused.
   EXPECT_EQ(typed.run.overrides, (std::map<std::string, std::string>{{"actors", "3"}}));
   EXPECT_EQ(typed.run.interrupted_by, "SIGINT");
   EXPECT_EQ(typed.run.cells_planned, 5u);
   EXPECT_EQ(typed.context, (json{{"host", "vm"}}));
+}
+
+TEST(TypedReport, RefusesAnOverrideThatIsNotTextNamingIt) {
+  json report = report_of(json::array());
+  report["config"]["overrides"]["rounds"] = 4;
+  try {
+    read_typed_report(report, "r.json");
+    FAIL() << "an override that is not a string was read";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "r.json: not a syncstress report: config.overrides.rounds is not a string");
+  }
 }
 
 TEST(TypedReport, LeavesPartsOfAnotherTypeEmpty) {

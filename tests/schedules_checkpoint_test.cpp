@@ -65,9 +65,10 @@ Run run(std::uint64_t every, bool third) {
       search->resume(nlohmann::json::parse(text));
       since = 0;
     }
-    if (!search->new_execution()) break;
+    const auto execution = search->new_execution();
+    if (!execution) break;
     ++since;
-    const auto r = runtime.run(*search, [third] { program(third); });
+    const auto r = runtime.run(*search, *execution, [third] { program(third); });
     if (r.outcome == sim::Outcome::pruned) ++out.pruned;
     out.outcomes.push_back(std::string(sim::to_string(r.outcome)) + " " + std::to_string(r.steps));
   }

@@ -40,7 +40,7 @@ std::uint64_t multinomial(const std::vector<int>& steps) {
 std::uint64_t drive_independent(Strategy& s, const std::vector<int>& steps,
                                 std::uint64_t* pruned = nullptr) {
   std::uint64_t executions = 0;
-  while (s.new_execution()) {
+  while (const auto execution = s.new_execution()) {
     std::vector<int> left = steps;
     ThreadId current = 1000;
     bool first = true;
@@ -49,9 +49,9 @@ std::uint64_t drive_independent(Strategy& s, const std::vector<int>& steps,
       for (ThreadId t = 0; t < left.size(); ++t) {
         if (left[t] > 0) runnable.push_back(t);
       }
-      if (!first && s.observes_steps()) {
+      if (!first && execution->steps != nullptr) {
         const Access a{100 + current, true};
-        if (!s.step_taken(current, std::span<const Access>(&a, 1), runnable)) {
+        if (!execution->steps->step_taken(current, std::span<const Access>(&a, 1), runnable)) {
           if (pruned != nullptr) ++*pruned;
           break;
         }
@@ -93,8 +93,10 @@ TEST(Dpor, IndependentSimThreadsTakeOneExecutionPerWayTheJoinsEnd) {
   // are 2^3 classes; executions ended as redundant (pruned) are not counted.
   auto program = [] {
     std::vector<std::unique_ptr<Sim::atomic<int>>> cells;
+    cells.reserve(3);
     for (int t = 0; t < 3; ++t) cells.push_back(std::make_unique<Sim::atomic<int>>(0));
     std::vector<Sim::thread> threads;
+    threads.reserve(3);
     for (int t = 0; t < 3; ++t) {
       threads.emplace_back([&, t] { cells[static_cast<std::size_t>(t)]->store(1); });
     }
@@ -105,8 +107,8 @@ TEST(Dpor, IndependentSimThreadsTakeOneExecutionPerWayTheJoinsEnd) {
   sim::Runtime runtime(o);
   auto count = [&](Strategy& s) {
     std::uint64_t n = 0;
-    while (s.new_execution()) {
-      const auto r = runtime.run(s, program);
+    while (const auto execution = s.new_execution()) {
+      const auto r = runtime.run(s, *execution, program);
       if (r.outcome == sim::Outcome::pruned) continue;
       ++n;
       EXPECT_EQ(r.outcome, sim::Outcome::completed) << r.message;
@@ -188,11 +190,14 @@ Outcomes explore(const Program& p, Strategy& s, std::uint64_t cap = ~std::uint64
   o.record_trace = false;
   sim::Runtime runtime(o);
   Outcomes out;
-  while (out.executions < cap && s.new_execution()) {
+  while (out.executions < cap) {
+    const auto execution = s.new_execution();
+    if (!execution) break;
     ++out.executions;
     std::string final_state;
-    const auto r = runtime.run(s, [&] {
+    const auto r = runtime.run(s, *execution, [&] {
       std::vector<std::unique_ptr<Sim::atomic<int>>> objects;
+      objects.reserve(static_cast<std::size_t>(p.objects));
       for (int i = 0; i < p.objects; ++i) objects.push_back(std::make_unique<Sim::atomic<int>>(0));
       Sim::mutex lock;
       std::vector<std::vector<int>> results(p.threads.size());
@@ -337,8 +342,10 @@ bool fails_within(Strategy& s) {
   sim::Options o;
   o.record_trace = false;
   sim::Runtime runtime(o);
-  while (s.new_execution()) {
-    if (runtime.run(s, two_preemption_bug).outcome == sim::Outcome::violation) return true;
+  while (const auto execution = s.new_execution()) {
+    if (runtime.run(s, *execution, two_preemption_bug).outcome == sim::Outcome::violation) {
+      return true;
+    }
   }
   return false;
 }

@@ -44,7 +44,7 @@ bool planted_bug(int depth, const std::vector<long>& a, const std::vector<long>&
 struct Rate {
   long hits = 0;
   long executions = 0;
-  std::uint64_t k = 0;  // PCT's k at the end (0 for others)
+  std::uint64_t k = 0;  // PCT's k in the last execution (0 for others)
 };
 
 Rate measure(Strategy& strategy, int depth, long executions) {
@@ -53,9 +53,10 @@ Rate measure(Strategy& strategy, int depth, long executions) {
   sim::Runtime runtime(options);
   Rate rate;
   for (long i = 0; i < executions; ++i) {
-    strategy.new_execution();
+    const Execution execution = *strategy.new_execution();
+    if (const auto* pct = std::get_if<PctParams>(&execution.producer->as)) rate.k = pct->k;
     bool hit = false;
-    const auto result = runtime.run(strategy, [&] {
+    const auto result = runtime.run(strategy, execution, [&] {
       Sim::atomic<long> clock{0};
       std::vector<long> a(kSteps);
       std::vector<long> b(kSteps);
@@ -73,7 +74,6 @@ Rate measure(Strategy& strategy, int depth, long executions) {
     rate.hits += hit ? 1 : 0;
   }
   rate.executions = executions;
-  if (auto* pct = dynamic_cast<PctStrategy*>(&strategy)) rate.k = pct->current_k();
   return rate;
 }
 

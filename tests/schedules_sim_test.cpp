@@ -84,10 +84,11 @@ TEST(SimSchedules, SameSeedGivesSameTraceByteForByteOverThousandSeedsForRandomAn
     for (std::uint64_t seed = 0; seed < 1000; ++seed) {
       auto first = make_strategy(name, seed);
       auto second = make_strategy(name, seed);
-      ASSERT_TRUE(first->new_execution());
-      ASSERT_TRUE(second->new_execution());
-      const sim::ExecutionResult r1 = runtime.run(*first, contended_program);
-      const sim::ExecutionResult r2 = runtime.run(*second, contended_program);
+      const auto e1 = first->new_execution();
+      const auto e2 = second->new_execution();
+      ASSERT_TRUE(e1 && e2);
+      const sim::ExecutionResult r1 = runtime.run(*first, *e1, contended_program);
+      const sim::ExecutionResult r2 = runtime.run(*second, *e2, contended_program);
       ASSERT_EQ(r1.outcome, sim::Outcome::completed) << name << " seed " << seed << r1.message;
       ASSERT_EQ(r1.format_trace(), r2.format_trace()) << name << " seed " << seed;
       distinct.insert(r1.format_trace());
@@ -103,11 +104,13 @@ TEST(SimSchedules, LaterExecutionsOfARunRegenerateFromTheirOwnSeed) {
   for (const char* name : {"random", "pct"}) {
     auto run = make_strategy(name, 5);
     for (int i = 0; i < 50; ++i) {
-      ASSERT_TRUE(run->new_execution());
-      const std::string trace = runtime.run(*run, contended_program).format_trace();
-      auto alone = make_strategy_from_description(run->describe(), run->execution_seed());
-      ASSERT_TRUE(alone->new_execution());
-      EXPECT_EQ(runtime.run(*alone, contended_program).format_trace(), trace)
+      const auto execution = run->new_execution();
+      ASSERT_TRUE(execution);
+      const std::string trace = runtime.run(*run, *execution, contended_program).format_trace();
+      auto alone = make_strategy_from_description(execution->producer->describe(), execution->seed);
+      const auto regenerated = alone->new_execution();
+      ASSERT_TRUE(regenerated);
+      EXPECT_EQ(runtime.run(*alone, *regenerated, contended_program).format_trace(), trace)
           << name << " execution " << i;
     }
   }
@@ -120,27 +123,31 @@ TEST(SimSchedules, FailureRecordedUnderEveryStrategyReplaysFromItsStringToSameFa
     RecordingStrategy recording(*strategy);
     sim::ExecutionResult failure;
     int executions = 0;
-    while (executions < 10000 && recording.new_execution()) {
+    while (executions < 10000) {
+      const auto execution = recording.new_execution();
+      if (!execution) break;
       ++executions;
-      failure = runtime.run(recording, lost_update_program);
+      failure = runtime.run(recording, *execution, lost_update_program);
       // Ended by exhaustive's reduction as redundant: neither a finding nor a completed run.
       if (failure.outcome == sim::Outcome::pruned) continue;
       if (failure.outcome != sim::Outcome::completed) break;
     }
     ASSERT_EQ(failure.outcome, sim::Outcome::violation)
         << info.name << " found no lost update in " << executions << " executions";
-    const std::string text = encode(recording.schedule());
+    const Schedule schedule = recording.schedule().value();
+    const std::string text = encode(schedule);
 
     auto replay = make_replay_strategy(decode(text));
     RecordingStrategy again(*replay);
-    ASSERT_TRUE(again.new_execution());
-    const sim::ExecutionResult replayed = runtime.run(again, lost_update_program);
+    const auto execution = again.new_execution();
+    ASSERT_TRUE(execution);
+    const sim::ExecutionResult replayed = runtime.run(again, *execution, lost_update_program);
     EXPECT_NO_THROW(replay->finish()) << info.name;
     EXPECT_EQ(replayed.outcome, failure.outcome) << info.name;
     EXPECT_EQ(replayed.property, failure.property) << info.name;
     EXPECT_EQ(replayed.message, failure.message) << info.name;
     EXPECT_EQ(replayed.format_trace(), failure.format_trace()) << info.name;
-    EXPECT_EQ(encode(again.schedule()), text) << info.name;
+    EXPECT_EQ(again.choices(), schedule.choices) << info.name;
     std::printf("%s: lost update after %d executions, schedule %s\n",
                 std::string(info.name).c_str(), executions, text.c_str());
   }
@@ -150,11 +157,13 @@ TEST(SimSchedules, ReplayOfAnotherProgramsScheduleEndsWithADivergenceMessage) {
   sim::Runtime runtime(with_faults());
   auto random = make_strategy("random", 3);
   RecordingStrategy recording(*random);
-  ASSERT_TRUE(recording.new_execution());
-  runtime.run(recording, lost_update_program);
-  auto replay = make_replay_strategy(recording.schedule());
-  ASSERT_TRUE(replay->new_execution());
-  const sim::ExecutionResult r = runtime.run(*replay, contended_program);
+  const auto recorded = recording.new_execution();
+  ASSERT_TRUE(recorded);
+  runtime.run(recording, *recorded, lost_update_program);
+  auto replay = make_replay_strategy(recording.schedule().value());
+  const auto replayed = replay->new_execution();
+  ASSERT_TRUE(replayed);
+  const sim::ExecutionResult r = runtime.run(*replay, *replayed, contended_program);
   EXPECT_EQ(r.outcome, sim::Outcome::exception);
   EXPECT_NE(r.message.find("replay diverged at choice #"), std::string::npos) << r.message;
 }
@@ -183,8 +192,9 @@ TEST(SimSchedules, PctFindsAPlantedDepthTwoBugAtLeastAsOftenAsItsGuarantee) {
   sim::Runtime runtime;
   // k: the program's length in steps, an upper bound on its scheduling decisions.
   auto round_robin = make_strategy("round-robin", 0);
-  ASSERT_TRUE(round_robin->new_execution());
-  const std::uint64_t k = runtime.run(*round_robin, depth_two_program).steps;
+  const auto once = round_robin->new_execution();
+  ASSERT_TRUE(once);
+  const std::uint64_t k = runtime.run(*round_robin, *once, depth_two_program).steps;
   const std::uint64_t n = 3;  // main, A, B
   const std::uint64_t seeds = 1000;
   const double guarantee = 1.0 / (static_cast<double>(n) * static_cast<double>(k));  // d = 2
@@ -193,8 +203,8 @@ TEST(SimSchedules, PctFindsAPlantedDepthTwoBugAtLeastAsOftenAsItsGuarantee) {
     int found = 0;
     for (std::uint64_t seed = 0; seed < seeds; ++seed) {
       auto s = make_strategy(name, seed, params);
-      EXPECT_TRUE(s->new_execution());
-      const sim::ExecutionResult r = runtime.run(*s, depth_two_program);
+      const Execution execution = s->new_execution().value();
+      const sim::ExecutionResult r = runtime.run(*s, execution, depth_two_program);
       EXPECT_NE(r.outcome, sim::Outcome::deadlock);
       found += r.outcome == sim::Outcome::violation;
     }
@@ -244,9 +254,9 @@ TEST(SimSchedules, ExhaustiveExploresEveryExecutionOfASmallProgramExactlyOnce) {
     ExhaustiveStrategy exhaustive;
     std::set<std::string> traces;
     std::set<std::vector<int>> store_orders;
-    while (exhaustive.new_execution()) {
+    while (const auto execution = exhaustive.new_execution()) {
       std::vector<int> order;
-      const sim::ExecutionResult r = runtime.run(exhaustive, [&] {
+      const sim::ExecutionResult r = runtime.run(exhaustive, *execution, [&] {
         Sim::atomic<int> x{0};
         Sim::thread a([&] {
           for (int i = 0; i < m; ++i) order.push_back((x.store(1, std::memory_order_seq_cst), 1));
@@ -274,8 +284,10 @@ TEST(SimSchedules, ExhaustiveWithZeroPreemptionsStillFindsTheLostUpdateOnlyIfItN
   sim::Runtime runtime;
   auto explore = [&](std::uint32_t bound) {
     ExhaustiveStrategy s(bound);
-    while (s.new_execution()) {
-      if (runtime.run(s, lost_update_program).outcome == sim::Outcome::violation) return true;
+    while (const auto execution = s.new_execution()) {
+      if (runtime.run(s, *execution, lost_update_program).outcome == sim::Outcome::violation) {
+        return true;
+      }
     }
     return false;
   };
@@ -305,9 +317,11 @@ TEST(SimSchedules, RecordedSchedulesOfAFourThreadMutexHandOffRoundTripAndStaySho
     RecordingStrategy recording(*strategy);
     double choices = 0, chars = 0;
     for (int i = 0; i < 10; ++i) {
-      ASSERT_TRUE(recording.new_execution());
-      ASSERT_EQ(runtime.run(recording, mutex_handoff_program).outcome, sim::Outcome::completed);
-      const Schedule schedule = recording.schedule();
+      const auto execution = recording.new_execution();
+      ASSERT_TRUE(execution);
+      ASSERT_EQ(runtime.run(recording, *execution, mutex_handoff_program).outcome,
+                sim::Outcome::completed);
+      const Schedule schedule = recording.schedule().value();
       const std::string text = encode(schedule);
       ASSERT_EQ(decode(text), schedule);
       choices += static_cast<double>(schedule.choices.size());

@@ -21,7 +21,7 @@ TEST(SchedulesStrategySpec, SimStrategiesParseIntoASimSpecThatBuildsThem) {
   ASSERT_TRUE(std::holds_alternative<PctParams>(sim.as));
   EXPECT_EQ(std::get<PctParams>(sim.as).d, 2u);
   EXPECT_EQ(std::get<PctParams>(sim.as).k, 50u);
-  EXPECT_EQ(sim.make(7)->describe(), "pct:d=2,k=50");
+  EXPECT_EQ(sim.make(7)->new_execution().value().producer->describe(), "pct:d=2,k=50");
   EXPECT_EQ(describe(spec), "pct:d=2,k=50");
   EXPECT_EQ(describe(parse_strategy_spec("pct")), "pct:d=3,k=100000");
 }
@@ -31,10 +31,12 @@ TEST(SchedulesStrategySpec, APortfolioCellIsNamedPortfolioWhileItsExecutionsName
   EXPECT_EQ(describe(parse_strategy_spec("portfolio:faults=off")), "portfolio:faults=off");
   const auto spec = parse_strategy_spec("portfolio");
   auto strategy = std::get<SimStrategySpec>(spec).make(3);
-  ASSERT_TRUE(strategy->new_execution());
-  EXPECT_EQ(strategy->describe(), "random");
-  ASSERT_TRUE(strategy->new_execution());
-  EXPECT_EQ(strategy->describe().substr(0, 8), "pct:d=2,");
+  const auto first = strategy->new_execution();
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->producer->describe(), "random");
+  const auto second = strategy->new_execution();
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->producer->describe().substr(0, 8), "pct:d=2,");
   EXPECT_TRUE(takes_seed(spec));
 }
 

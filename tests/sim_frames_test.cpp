@@ -52,7 +52,7 @@ TEST(SimFrames, ResumeAfterDestroyIsCaughtWithItsLineAndNotCalled) {
   sim::Runtime rt;
   LowestStrategy s;
   unsigned line = 0;
-  const auto r = rt.run(s, [&] {
+  const auto r = sim_test::run(rt, s, [&] {
     Task t = suspend_once();
     std::coroutine_handle<> h = t.handle();
     t.start();
@@ -76,7 +76,7 @@ TEST(SimFrames, ALoopOfResumptionsDuringTeardownIsAbandonedAndTheFindingReported
   for (const char* how : {"resume", "post", "resume_on_signal"}) {
     sim::Runtime rt;
     LowestStrategy s;
-    const auto r = rt.run(s, [&] {
+    const auto r = sim_test::run(rt, s, [&] {
       Sim::auto_reset_event ev;
       Task t = suspend_once();
       const std::coroutine_handle<> h = t.handle();
@@ -102,7 +102,7 @@ TEST(SimFrames, DoubleResumeOfAQueuedFrameIsCaughtWithItsLine) {
   sim::Runtime rt;
   LowestStrategy s;  // main (thread 0) keeps running: the first post stays queued
   unsigned line = 0;
-  const auto r = rt.run(s, [&] {
+  const auto r = sim_test::run(rt, s, [&] {
     Task t = suspend_once();
     t.start();
     Sim::post(t.handle());
@@ -118,7 +118,7 @@ TEST(SimFrames, ResumingAFinishedFrameIsCaughtAsDoubleResume) {
   sim::Runtime rt;
   LowestStrategy s;
   unsigned line = 0;
-  const auto r = rt.run(s, [&] {
+  const auto r = sim_test::run(rt, s, [&] {
     Task t = finishes_at_once();
     t.start();
     line = __LINE__ + 1;
@@ -134,7 +134,7 @@ TEST(SimFrames, DestroyWhileQueuedIsCaughtAtThePostLine) {
   sim::Runtime rt;
   LowestStrategy s;
   unsigned line = 0;
-  const auto r = rt.run(s, [&] {
+  const auto r = sim_test::run(rt, s, [&] {
     Task t = suspend_once();
     t.start();
     line = __LINE__ + 1;
@@ -149,7 +149,7 @@ TEST(SimFrames, DestroyWhileQueuedIsCaughtAtThePostLine) {
 TEST(SimFrames, DestroyWhileRegisteredForASignalIsCaught) {
   sim::Runtime rt;
   LowestStrategy s;
-  const auto r = rt.run(s, [&] {
+  const auto r = sim_test::run(rt, s, [&] {
     Sim::auto_reset_event ev;
     Sim::atomic<int> done{0};
     Task t = wait_for_signal(&ev, &done);
@@ -166,7 +166,7 @@ TEST(SimFrames, FrameStillSuspendedAtTheEndIsReportedAsLeaked) {
   LowestStrategy s;
   std::optional<Task> outlives;  // a task kept past the execution: its frame never ends
   unsigned line = 0;
-  const auto r = rt.run(s, [&] {
+  const auto r = sim_test::run(rt, s, [&] {
     outlives.emplace(suspend_once());
     line = __LINE__ + 1;
     outlives->start();
@@ -181,7 +181,7 @@ TEST(SimFrames, FrameStillSuspendedAtTheEndIsReportedAsLeaked) {
 TEST(SimFrames, FinishedAndDestroyedFramesAreNotReported) {
   sim::Runtime rt;
   LowestStrategy s;
-  const auto r = rt.run(s, [&] {
+  const auto r = sim_test::run(rt, s, [&] {
     Task a = finishes_at_once();
     a.start();
     Task b = suspend_once();
@@ -197,7 +197,7 @@ TEST(SimFrames, DestroyedFrameMemoryStaysReadableUntilTheExecutionEnds) {
   sim::Runtime rt;
   LowestStrategy s;
   bool done_after_destroy = true;
-  const auto r = rt.run(s, [&] {
+  const auto r = sim_test::run(rt, s, [&] {
     Task t = suspend_once();
     auto h = t.handle();
     t.start();
@@ -213,7 +213,7 @@ TEST(SimFrames, PostedCoroutineRunsOnAPoolWorker) {
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     SeededStrategy s(seed);
     ThreadId where = 0;
-    const auto r = rt.run(s, [&] {
+    const auto r = sim_test::run(rt, s, [&] {
       Sim::atomic<int> done{0};
       Task t = record_pool_thread(&where, &done);
       t.start();
@@ -228,7 +228,7 @@ TEST(SimFrames, ResumeOnSignalRunsTheCoroutineAfterTheEventIsSet) {
   sim::Runtime rt;
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     SeededStrategy s(seed);
-    const auto r = rt.run(s, [&] {
+    const auto r = sim_test::run(rt, s, [&] {
       Sim::auto_reset_event ev;
       Sim::atomic<int> done{0};
       Task t = wait_for_signal(&ev, &done);
@@ -245,7 +245,7 @@ TEST(SimFrames, ResumeOnSignalRunsTheCoroutineAfterTheEventIsSet) {
 TEST(SimFrames, SignalAlreadySetIsConsumedByResumeOnSignal) {
   sim::Runtime rt;
   SeededStrategy s(11);
-  const auto r = rt.run(s, [&] {
+  const auto r = sim_test::run(rt, s, [&] {
     Sim::auto_reset_event ev(true);
     Sim::atomic<int> done{0};
     Task t = wait_for_signal(&ev, &done);

@@ -69,9 +69,9 @@ TEST(SimRuntime, SameSeedGivesSameTraceOverThousandSeeds) {
   std::set<std::string> distinct;
   for (std::uint64_t seed = 1; seed <= 1000; ++seed) {
     SeededStrategy s1(seed);
-    const sim::ExecutionResult r1 = rt.run(s1, mixed_scenario);
+    const sim::ExecutionResult r1 = sim_test::run(rt, s1, mixed_scenario);
     SeededStrategy s2(seed);
-    const sim::ExecutionResult r2 = rt.run(s2, mixed_scenario);
+    const sim::ExecutionResult r2 = sim_test::run(rt, s2, mixed_scenario);
     ASSERT_EQ(r1.outcome, Outcome::completed) << "seed " << seed << ": " << r1.message;
     ASSERT_EQ(r1.format_trace(), r2.format_trace()) << "seed " << seed;
     ASSERT_EQ(r1.steps, r2.steps);
@@ -88,7 +88,7 @@ TEST(SimRuntime, SameSeedGivesSameTraceOverThousandSeeds) {
 TEST(SimRuntime, NodeStorageReusesTheLastFreedNodeWhateverElseTheProcessAllocates) {
   sim::Runtime rt;
   LowestStrategy s;
-  const auto r = rt.run(s, [] {
+  const auto r = sim_test::run(rt, s, [] {
     void* first = Sim::node_allocate(16);
     void* second = Sim::node_allocate(16);
     Sim::node_deallocate(first, 16);
@@ -111,7 +111,7 @@ TEST(SimRuntime, TraceNamesObjectsAndSourceLinesWithoutAddresses) {
   sim::Runtime rt;
   LowestStrategy s;
   unsigned line = 0;
-  const auto r = rt.run(s, [&] {
+  const auto r = sim_test::run(rt, s, [&] {
     Sim::atomic<int*> p{nullptr};
     Sim::mutex m;
     sim::set_name(&m, "the-mutex");
@@ -163,7 +163,7 @@ TEST(SimRuntime, AbBaLockOrderIsReportedAsDeadlockNamingThreadsAndMutexes) {
   sim::Runtime rt;
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     SeededStrategy s(seed);
-    const auto r = rt.run(s, ab_ba_after_meeting);
+    const auto r = sim_test::run(rt, s, ab_ba_after_meeting);
     ASSERT_EQ(r.outcome, Outcome::deadlock) << r.format_trace();
     EXPECT_EQ(r.property, "deadlock");
     EXPECT_NE(r.message.find("thread 1 waits in lock on mutex-B (held by thread 2) at "
@@ -185,7 +185,7 @@ TEST(SimRuntime, AbBaDeadlockIsFoundByRandomSchedulesAndOtherwiseCompletes) {
   int completed = 0;
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     SeededStrategy s(seed);
-    const auto r = rt.run(s, [] {
+    const auto r = sim_test::run(rt, s, [] {
       Sim::mutex a;
       Sim::mutex b;
       Sim::thread t1([&] {
@@ -214,7 +214,7 @@ TEST(SimRuntime, FailedCheckEndsExecutionWithItsMessageAndLine) {
   SeededStrategy s(7);
   unsigned line = 0;
   bool after_check = false;
-  const auto r = rt.run(s, [&] {
+  const auto r = sim_test::run(rt, s, [&] {
     Sim::atomic<int> x{1};
     line = __LINE__ + 1;
     Sim::check(x.load() == 2, "x must be 2");
@@ -233,7 +233,7 @@ TEST(SimRuntime, StepBoundFiresOnLivelock) {
   options.max_steps = 500;
   sim::Runtime rt(options);
   SeededStrategy s(3);
-  const auto r = rt.run(s, [] {
+  const auto r = sim_test::run(rt, s, [] {
     Sim::atomic<bool> go{false};
     auto spin = [&] {
       while (!go.load()) Sim::yield();
@@ -249,7 +249,7 @@ TEST(SimRuntime, StepBoundFiresOnLivelock) {
 TEST(SimRuntime, ExceptionEscapingAThreadIsReported) {
   sim::Runtime rt;
   SeededStrategy s(5);
-  const auto r = rt.run(s, [] {
+  const auto r = sim_test::run(rt, s, [] {
     Sim::atomic<int> x{0};
     Sim::thread t([&] {
       x.store(1);
@@ -271,7 +271,7 @@ TEST(SimRuntime, EachThreadKeepsItsOwnExceptionStateAcrossSwitches) {
   sim::Runtime rt;
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     SeededStrategy s(seed);
-    const auto r = rt.run(s, [] {
+    const auto r = sim_test::run(rt, s, [] {
       auto in_catch = [](int me) {
         try {
           throw me;
@@ -321,7 +321,7 @@ TEST(SimRuntime, MutexGivesMutualExclusionOverManySeeds) {
   sim::Runtime rt;
   for (std::uint64_t seed = 1; seed <= 500; ++seed) {
     SeededStrategy s(seed);
-    const auto r = rt.run(s, [] {
+    const auto r = sim_test::run(rt, s, [] {
       Sim::mutex m;
       Sim::atomic<int> inside{0};
       auto worker = [&] {
@@ -347,7 +347,7 @@ TEST(SimRuntime, CriticalSectionWithoutMutexIsCaughtByTheSameCheck) {
   int violations = 0;
   for (std::uint64_t seed = 1; seed <= 100; ++seed) {
     SeededStrategy s(seed);
-    const auto r = rt.run(s, [] {
+    const auto r = sim_test::run(rt, s, [] {
       Sim::atomic<int> inside{0};
       auto worker = [&] {
         Sim::check(inside.fetch_add(1) == 0, "two threads inside the critical section");
@@ -365,7 +365,7 @@ TEST(SimRuntime, CriticalSectionWithoutMutexIsCaughtByTheSameCheck) {
 TEST(SimRuntime, StrategyIsAskedOnlyWhenThereIsAChoice) {
   sim::Runtime rt;
   SeededStrategy s(1);
-  const auto r = rt.run(s, [] {
+  const auto r = sim_test::run(rt, s, [] {
     Sim::atomic<int> x{0};
     for (int i = 0; i < 10; ++i) x.fetch_add(1);
   });
@@ -386,7 +386,7 @@ TEST(SimRuntime, YieldIsReportedToTheStrategy) {
     int yields = 0;
   } s;
   sim::Runtime rt;
-  const auto r = rt.run(s, [] {
+  const auto r = sim_test::run(rt, s, [] {
     Sim::thread t([] { Sim::yield(); });
     Sim::yield();
   });
@@ -398,7 +398,7 @@ TEST(SimRuntime, ThreadInNoexceptFunctionIsAbandonedNotCrashedOnTeardown) {
   [[maybe_unused]] ExpectAbandonmentLeaks leaks;
   sim::Runtime rt;
   SeededStrategy s(1);
-  const auto r = rt.run(s, [] {
+  const auto r = sim_test::run(rt, s, [] {
     Sim::mutex a;
     Sim::mutex b;
     Sim::atomic<int> arrived{0};
@@ -431,7 +431,7 @@ TEST(SimRuntime, DestructorSpinningForeverDuringTeardownIsAbandoned) {
   sim::Runtime rt(options);
   SeededStrategy s(1);
   [[maybe_unused]] ExpectAbandonmentLeaks leaks;
-  const auto r = rt.run(s, [] {
+  const auto r = sim_test::run(rt, s, [] {
     Sim::atomic<bool> never{false};
     SpinsInDestructor guard{&never};
     Sim::check(false, "end the execution early");
@@ -444,12 +444,12 @@ TEST(SimRuntime, RuntimeIsReusableAfterEveryKindOfEarlyEnd) {
   sim::Runtime rt;
   for (std::uint64_t round = 0; round < 50; ++round) {
     SeededStrategy s(round);
-    auto r = rt.run(s, ab_ba_after_meeting);
+    auto r = sim_test::run(rt, s, ab_ba_after_meeting);
     ASSERT_EQ(r.outcome, Outcome::deadlock);
     LowestStrategy s2;
-    r = rt.run(s2, [] { Sim::check(false, "x"); });
+    r = sim_test::run(rt, s2, [] { Sim::check(false, "x"); });
     ASSERT_EQ(r.outcome, Outcome::violation);
-    r = rt.run(s2, [] {
+    r = sim_test::run(rt, s2, [] {
       Sim::atomic<int> x{0};
       Sim::thread t([&] { x.store(1); });
     });
@@ -465,7 +465,7 @@ TEST(SimRuntime, InExecutionAndCurrentThreadAndStep) {
   bool inside = false;
   std::uint64_t step_before = 0;
   std::uint64_t step_after = 0;
-  const auto r = rt.run(s, [&] {
+  const auto r = sim_test::run(rt, s, [&] {
     inside = sim::in_execution();
     step_before = sim::current_step();
     Sim::atomic<int> x{0};

@@ -122,9 +122,9 @@ Search search(Strategy& s, const std::function<void()>& program, const sim::Opti
               const Wait& wait) {
   sim::Runtime runtime(o);
   Search out;
-  while (s.new_execution()) {
+  while (const auto execution = s.new_execution()) {
     ++out.executions;
-    const sim::ExecutionResult r = runtime.run(s, program);
+    const sim::ExecutionResult r = runtime.run(s, *execution, program);
     const std::string trace = r.format_trace();
     switch (r.outcome) {
       case Outcome::pruned:
@@ -207,18 +207,19 @@ TEST(SpuriousWakeWhileBlocked, AScheduleWithAWakeWhileBlockedReplaysToTheSameTra
   ExhaustiveStrategy bounded(1);
   RecordingStrategy recording(bounded);
   sim::ExecutionResult found;
-  while (recording.new_execution()) {
-    found = runtime.run(recording, program);
+  while (const auto execution = recording.new_execution()) {
+    found = runtime.run(recording, *execution, program);
     if (found.outcome == Outcome::violation) break;
   }
   ASSERT_EQ(found.outcome, Outcome::violation);
   const std::string trace = found.format_trace();
   ASSERT_TRUE(woken_while_blocked(trace, kAddressWait)) << trace;
-  const std::string text = encode(recording.schedule());
+  const std::string text = encode(recording.schedule().value());
   for (int i = 0; i < 2; ++i) {
     auto replay = make_replay_strategy(decode(text));
-    ASSERT_TRUE(replay->new_execution());
-    const sim::ExecutionResult again = runtime.run(*replay, program);
+    const auto execution = replay->new_execution();
+    ASSERT_TRUE(execution);
+    const sim::ExecutionResult again = runtime.run(*replay, *execution, program);
     EXPECT_NO_THROW(replay->finish());
     EXPECT_EQ(again.outcome, Outcome::violation);
     EXPECT_EQ(again.format_trace(), trace) << "replay " << i << " of " << text;
@@ -249,8 +250,8 @@ std::set<std::string> ends(Strategy& s, const std::function<void()>& program) {
   o.record_trace = false;
   sim::Runtime runtime(o);
   std::set<std::string> out;
-  while (s.new_execution()) {
-    const sim::ExecutionResult r = runtime.run(s, program);
+  while (const auto execution = s.new_execution()) {
+    const sim::ExecutionResult r = runtime.run(s, *execution, program);
     if (r.outcome == Outcome::pruned) continue;
     out.insert(std::string(sim::to_string(r.outcome)) + " " + r.property + " " + r.message);
   }
@@ -303,7 +304,7 @@ TEST(SpuriousWakeWhileBlocked, NoQuestionWhileNoThreadWaitsInWaitOnAddressOrPark
     for (const bool spurious : {false, true}) {
       sim::Runtime runtime(options(spurious));
       sim_test::SeededStrategy s(seed);
-      const sim::ExecutionResult r = runtime.run(s, program);
+      const sim::ExecutionResult r = sim_test::run(runtime, s, program);
       ASSERT_EQ(r.outcome, Outcome::completed) << r.message;
       asked[spurious] = s.number_choices;
       traces[spurious] = r.format_trace();

@@ -23,7 +23,7 @@ using sim_test::SeededStrategy;
 class HighestStrategy : public Strategy {
  public:
   explicit HighestStrategy(std::uint64_t number = 0) : number_(number) {}
-  bool new_execution() override { return true; }
+  std::optional<Execution> new_execution() override { return Execution{}; }
   std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId, bool) override {
     return runnable.size() - 1;
   }
@@ -31,7 +31,6 @@ class HighestStrategy : public Strategy {
     ++asked;
     return number_ % bound;
   }
-  std::string describe() const override { return "test-highest"; }
   int asked = 0;
 
  private:
@@ -47,7 +46,7 @@ int wait_returns_until_set(bool spurious) {
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     SeededStrategy s(seed);
     int returns = 0;
-    const auto r = rt.run(s, [&] {
+    const auto r = sim_test::run(rt, s, [&] {
       Sim::atomic<std::int32_t> word{0};
       Sim::thread waiter([&] {
         while (word.load() == 0) {
@@ -84,7 +83,7 @@ TEST(SimSync, ParkReturnsSpuriouslyOnlyWhenEnabled) {
     int spurious = 0;
     for (std::uint64_t seed = 1; seed <= 100; ++seed) {
       SeededStrategy s(seed);
-      const auto r = rt.run(s, [] {
+      const auto r = sim_test::run(rt, s, [] {
         Sim::atomic<bool> flag{false};
         Sim::parker& p = Sim::current_parker();
         Sim::thread t([&] {
@@ -108,7 +107,7 @@ TEST(SimSync, ParkerPermitGivenBeforeParkIsNotLost) {
   sim::Runtime rt;
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     SeededStrategy s(seed);
-    const auto r = rt.run(s, [] {
+    const auto r = sim_test::run(rt, s, [] {
       Sim::parker& p = Sim::current_parker();
       Sim::thread t([&] { p.unpark(); });
       p.park();  // whichever comes first, this returns
@@ -122,7 +121,7 @@ TEST(SimSync, WakeByAddressSingleWakesTheWaiterTheStrategyPicks) {
     sim::Runtime rt;
     HighestStrategy s(pick);
     std::vector<int> order;
-    const auto r = rt.run(s, [&] {
+    const auto r = sim_test::run(rt, s, [&] {
       Sim::atomic<std::int32_t> word{0};
       Sim::thread t1([&] {
         Sim::wait_on_address(word, 0);
@@ -146,7 +145,7 @@ TEST(SimSync, WakeByAddressSingleWakesTheWaiterTheStrategyPicks) {
 TEST(SimSync, WaitOnAddressReturnsAtOnceWhenTheValueDiffers) {
   sim::Runtime rt;
   LowestStrategy s;
-  const auto r = rt.run(s, [] {
+  const auto r = sim_test::run(rt, s, [] {
     Sim::atomic<std::uint32_t> word{5};
     Sim::wait_on_address(word, 4);
   });
@@ -160,7 +159,7 @@ TEST(SimSync, AtomicWaitReturnsOnlyAfterTheValueChanges) {
   sim::Runtime rt(options);
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     SeededStrategy s(seed);
-    const auto r = rt.run(s, [] {
+    const auto r = sim_test::run(rt, s, [] {
       Sim::atomic<int> x{0};
       Sim::thread t([&] {
         x.wait(0);
@@ -179,7 +178,7 @@ TEST(SimSync, AutoResetEventSetReleasesOnlyOneOfTwoWaiters) {
   sim::Runtime rt;
   for (std::uint64_t seed = 1; seed <= 100; ++seed) {
     SeededStrategy s(seed);
-    const auto r = rt.run(s, [] {
+    const auto r = sim_test::run(rt, s, [] {
       Sim::auto_reset_event ev;
       sim::set_name(&ev, "the-event");
       Sim::thread t1([&] { ev.wait(); });
@@ -197,7 +196,7 @@ TEST(SimSync, AutoResetEventTwoSetsReleaseBothWaitersAndStaySignaledWithoutWaite
   sim::Runtime rt;
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     SeededStrategy s(seed);
-    const auto r = rt.run(s, [] {
+    const auto r = sim_test::run(rt, s, [] {
       Sim::auto_reset_event ev;
       Sim::atomic<int> released{0};
       Sim::thread t1([&] {
@@ -225,7 +224,7 @@ TEST(SimSync, ManualResetEventReleasesEveryWaiterUntilReset) {
   sim::Runtime rt;
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     SeededStrategy s(seed);
-    const auto r = rt.run(s, [] {
+    const auto r = sim_test::run(rt, s, [] {
       Sim::manual_reset_event ev;
       {
         Sim::thread t1([&] { ev.wait(); });
@@ -248,7 +247,7 @@ TEST(SimSync, CompareExchangeWeakFailsSpuriouslyOnlyWhenEnabled) {
     int failures = 0;
     for (std::uint64_t seed = 1; seed <= 50; ++seed) {
       SeededStrategy s(seed);
-      const auto r = rt.run(s, [&] {
+      const auto r = sim_test::run(rt, s, [&] {
         Sim::atomic<int> x{0};
         for (int i = 0; i < 4; ++i) {
           int expected = x.load();
@@ -293,7 +292,7 @@ TEST(SimSync, DelayedPostedWorkLetsTheWorkerTakeANewerItemOnlyWhenEnabled) {
       std::uint64_t next_u64(std::uint64_t bound) override { return bound - 1; }
     } newest;
     std::vector<int> order;
-    const auto r = rt.run(newest, [&] {
+    const auto r = sim_test::run(rt, newest, [&] {
       Sim::atomic<int> x{0};
       Task a = append_on_pool(&order, 1);
       Task b = append_on_pool(&order, 2);
@@ -320,10 +319,9 @@ FaultCounts count_faults(const sim::Options& options, bool strategy_faults) {
   FaultCounts counts;
   for (std::uint64_t seed = 1; seed <= 200; ++seed) {
     RandomStrategy strategy(seed, strategy_faults);
-    strategy.new_execution();
     bool cas_failed = false;
     int waits = 0;
-    const auto r = rt.run(strategy, [&] {
+    const auto r = sim_test::run(rt, strategy, [&] {
       Sim::atomic<int> word{0};
       int expected = 0;
       while (!word.compare_exchange_weak(expected, 1)) cas_failed = true;
@@ -367,7 +365,7 @@ TEST(SimSync, AStrategyExploringFaultsGetsThemOnlyWhereTheCellOffersThem) {
 TEST(SimSync, RelockingAMutexOnTheSameThreadDeadlocks) {
   sim::Runtime rt;
   LowestStrategy s;
-  const auto r = rt.run(s, [] {
+  const auto r = sim_test::run(rt, s, [] {
     Sim::mutex m;
     m.lock();
     m.lock();
@@ -379,7 +377,7 @@ TEST(SimSync, RelockingAMutexOnTheSameThreadDeadlocks) {
 TEST(SimSync, UnlockingAMutexThatIsNotHeldIsAViolation) {
   sim::Runtime rt;
   LowestStrategy s;
-  const auto r = rt.run(s, [] {
+  const auto r = sim_test::run(rt, s, [] {
     Sim::mutex m;
     m.unlock();
   });
@@ -390,7 +388,7 @@ TEST(SimSync, UnlockingAMutexThatIsNotHeldIsAViolation) {
 TEST(SimSync, TryLockFailsWhileHeldAndSucceedsAfterUnlock) {
   sim::Runtime rt;
   LowestStrategy s;
-  const auto r = rt.run(s, [] {
+  const auto r = sim_test::run(rt, s, [] {
     Sim::mutex m;
     Sim::check(m.try_lock(), "free mutex");
     Sim::check(!m.try_lock(), "held mutex");

@@ -112,7 +112,7 @@ Coverage run_to_the_bound(const std::function<void(Counts&)>& program) {
     }
     Counts counts;
     SeededStrategy s(seed);
-    const auto r = rt->run(s, [&] { program(counts); });
+    const auto r = sim_test::run(*rt, s, [&] { program(counts); });
     SCOPED_TRACE("seed " + std::to_string(seed) + ", max_steps " + std::to_string(max_steps));
     EXPECT_EQ(r.outcome, Outcome::step_bound) << r.property << ": " << r.message;
     EXPECT_EQ(r.abandoned_fibers, 0u);
@@ -370,6 +370,7 @@ void coroutines_in_flight(Counts& counts, bool pooled) {
   CoroutineQueue q(counts.stranded);
   Sim::auto_reset_event event;
   std::vector<Task> tasks;
+  tasks.reserve(4);
   for (int i = 0; i < 3; ++i) tasks.push_back(queue_waiter(q, Tracked(counts.live)));
   tasks.push_back(awaits_a_queue_waiter(q, Tracked(counts.live), Tracked(counts.live)));
   if (pooled) tasks.push_back(signal_waiter(event, Tracked(counts.live)));

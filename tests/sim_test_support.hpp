@@ -3,20 +3,28 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <span>
-#include <string>
+#include <stdexcept>
+#include <utility>
 
 #include "schedules/random_strategy.hpp"
 #include "schedules/strategy.hpp"
+#include "sim/runtime.hpp"
 
 namespace syncstress::sim_test {
 
 /// schedules/ RandomStrategy (seeded; its first execution uses the seed itself), counting
-/// what it was asked.
+/// what it was asked: every answer comes through next_thread and next_u64.
 class SeededStrategy : public Strategy {
  public:
-  explicit SeededStrategy(std::uint64_t seed) : random_(seed) { random_.new_execution(); }
-  bool new_execution() override { return random_.new_execution(); }
+  explicit SeededStrategy(std::uint64_t seed) : random_(seed) {}
+  std::optional<Execution> new_execution() override {
+    auto started = random_.new_execution();
+    started->draws = {};
+    return started;
+  }
   std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current,
                           bool yielded) override {
     ++thread_choices;
@@ -26,7 +34,6 @@ class SeededStrategy : public Strategy {
     ++number_choices;
     return random_.next_u64(bound);
   }
-  std::string describe() const override { return random_.describe(); }
 
   std::uint64_t thread_choices = 0;
   std::uint64_t number_choices = 0;
@@ -35,19 +42,18 @@ class SeededStrategy : public Strategy {
   RandomStrategy random_;
 };
 
-/// Always the lowest-numbered runnable thread, and 0 for every number.
+/// Always the lowest-numbered runnable thread, and 0 for every number; never runs out.
 class LowestStrategy : public Strategy {
  public:
-  bool new_execution() override { return true; }
+  std::optional<Execution> new_execution() override { return Execution{}; }
   std::size_t next_thread(std::span<const ThreadId>, ThreadId, bool) override { return 0; }
   std::uint64_t next_u64(std::uint64_t) override { return 0; }
-  std::string describe() const override { return "test-lowest"; }
 };
 
 /// Switches to another thread at every choice (the next higher id, wrapping).
 class AlternatingStrategy : public Strategy {
  public:
-  bool new_execution() override { return true; }
+  std::optional<Execution> new_execution() override { return Execution{}; }
   std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current, bool) override {
     for (std::size_t i = 0; i < runnable.size(); ++i) {
       if (runnable[i] > current) return i;
@@ -55,7 +61,14 @@ class AlternatingStrategy : public Strategy {
     return 0;
   }
   std::uint64_t next_u64(std::uint64_t) override { return 0; }
-  std::string describe() const override { return "test-alternating"; }
 };
+
+/// Starts the next execution of `strategy` and runs `main` in it on `runtime`.
+inline sim::ExecutionResult run(sim::Runtime& runtime, Strategy& strategy,
+                                std::function<void()> main) {
+  const auto execution = strategy.new_execution();
+  if (!execution) throw std::logic_error("the strategy has no execution left");
+  return runtime.run(strategy, *execution, std::move(main));
+}
 
 }  // namespace syncstress::sim_test

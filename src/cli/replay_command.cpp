@@ -7,6 +7,7 @@
 #include "cli/resolve.hpp"
 #include "report/report.hpp"
 #include "report/swimlane.hpp"
+#include "report/typed_report.hpp"
 #include "run/replay.hpp"
 #include "scenarios/preset_files.hpp"
 #include "schedules/schedule_codec.hpp"
@@ -107,10 +108,10 @@ class ReplayCommand final : public Command {
   }
 
   ReplayConfig from_report() const {
-    const auto report = report::read_report(report_);
-    std::vector<std::pair<const nlohmann::json*, const nlohmann::json*>> violations;
-    for (const auto& cell : report["cells"]) {
-      for (const auto& v : cell["violations"]) violations.emplace_back(&cell, &v);
+    const auto report = report::read_typed_report(report::read_report(report_), report_);
+    std::vector<std::pair<const CellResult*, const Violation*>> violations;
+    for (const auto& cell : report.cells) {
+      for (const auto& v : cell.violations) violations.emplace_back(&cell, &v);
     }
     if (violations.empty()) {
       throw UsageError(concat(report_, ": the report has no violation to replay"));
@@ -119,37 +120,14 @@ class ReplayCommand final : public Command {
     if (!violation_.empty()) index = parse_whole("--violation", violation_, 1, violations.size());
     const auto& [cell, v] = violations[index - 1];
     ReplayConfig config;
-    const auto scenario = (*cell)["scenario"].get<std::string>();
-    const auto primitive = (*cell)["primitive"].get<std::string>();
-    config.schedule = (*v)["schedule"].get<std::string>();
-    const auto& run_config = report["config"];
-    std::optional<std::filesystem::path> preset_file;
-    if (run_config.contains("preset_file") && run_config["preset_file"].is_string()) {
-      preset_file = run_config["preset_file"].get<std::string>();
-    }
-    if (run_config.contains("overrides") && run_config["overrides"].is_object()) {
-      for (const auto& [key, value] : run_config["overrides"].items()) {
-        if (!value.is_string()) {
-          throw UsageError(concat(report_, ": config.overrides.", key, " is not a string"));
-        }
-        config.overrides[key] = value.get<std::string>();
-      }
-    }
+    config.schedule = v->schedule;
     // Shrinking lowered a parameter: the violation's schedule runs with its own --set values.
-    if (v->contains("overrides") && (*v)["overrides"].is_object()) {
-      config.overrides.clear();
-      for (const auto& [key, value] : (*v)["overrides"].items()) {
-        if (!value.is_string()) {
-          throw UsageError(concat(report_, ": a violation's overrides.", key, " is not a string"));
-        }
-        config.overrides[key] = value.get<std::string>();
-      }
-    }
+    config.overrides = v->overrides.empty() ? report.run.overrides : v->overrides;
     config.verbosity = verbosity();
     // The report's names are checked like flags: it may come from another build or tree.
-    config.preset =
-        preset_file ? scenarios::load_preset(*preset_file) : load_named_presets({scenario}).front();
-    config.primitive = &resolve_primitive(primitive);
+    config.preset = report.run.preset_file ? scenarios::load_preset(*report.run.preset_file)
+                                           : load_named_presets({cell->scenario}).front();
+    config.primitive = &resolve_primitive(cell->primitive);
     config.recorded = parse_schedule(config.schedule);
     return config;
   }

@@ -21,7 +21,7 @@ namespace {
 
 using nlohmann::json;
 
-RunOfReport run_of(const json& report) {
+RunOfReport run_of(const json& report, const std::filesystem::path& path) {
   RunOfReport run;
   const json& config = field(report, "config");
   const json& summary = field(report, "summary");
@@ -35,7 +35,13 @@ RunOfReport run_of(const json& report) {
   }
   if (const json& overrides = field(config, "overrides"); overrides.is_object()) {
     for (const auto& [key, value] : overrides.items()) {
-      if (value.is_string()) run.overrides[key] = value.get<std::string>();
+      // A run's --set values are what its violations replay with: one that is not text is not
+      // dropped, it makes the report unreadable.
+      if (!value.is_string()) {
+        throw UsageError(concat(path.string(), ": not a syncstress report: config.overrides.", key,
+                                " is not a string"));
+      }
+      run.overrides[key] = value.get<std::string>();
     }
   }
   if (const json& by = field(summary, "interrupted_by"); by.is_string()) {
@@ -69,7 +75,7 @@ std::vector<CellResult> read_cells(const json& report, const std::filesystem::pa
 }
 
 TypedReport read_typed_report(const json& report, const std::filesystem::path& path) {
-  return {read_cells(report, path), run_of(report), field(report, "context"),
+  return {read_cells(report, path), run_of(report, path), field(report, "context"),
           field(report, "config")};
 }
 

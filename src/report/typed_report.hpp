@@ -26,7 +26,8 @@ const nlohmann::json& field(const nlohmann::json& object, const char* key);
 std::vector<CellResult> read_cells(const nlohmann::json& report, const std::filesystem::path& path);
 
 /// What a report says of its run besides its cells. check_report does not check these fields:
-/// each is taken when it has the type results/SCHEMA.md gives it, and left empty otherwise.
+/// each is taken when it has the type results/SCHEMA.md gives it, and left empty otherwise,
+/// except an override that is not a string, which read_typed_report refuses.
 struct RunOfReport {
   std::vector<std::string> scenarios{};                ///< config.scenarios
   std::optional<std::filesystem::path> preset_file{};  ///< config.preset_file, when it names one

@@ -61,6 +61,7 @@
 #include <string_view>
 #include <vector>
 
+#include "schedules/step_observer.hpp"
 #include "schedules/strategy.hpp"
 #include "sim/address_map.hpp"
 #include "sim/fiber.hpp"
@@ -175,7 +176,7 @@ class Engine {
   explicit Engine(Options options);
   ~Engine();
 
-  ExecutionResult run(Strategy& strategy, std::function<void()> main);
+  ExecutionResult run(Strategy& strategy, const Execution& execution, std::function<void()> main);
   void recycle(ExecutionResult&& result) {
     if (result.trace.capacity() > spare_trace_.capacity()) spare_trace_ = std::move(result.trace);
   }
@@ -196,7 +197,7 @@ class Engine {
   /// who runs next. In teardown: may throw Unwind (see the file comment).
   /// `writes` is false for an operation that changes nothing (a load, a failed CAS): two such
   /// steps of different threads commute (see Access). `values` are formatted only when traced.
-  /// Inline for a search's common case (no trace, no observing strategy, not in teardown): the
+  /// Inline for a search's common case (no trace, no step observer, not in teardown): the
   /// step is counted and schedule() tail-called, so an operation that ends with its step (a
   /// lock, an unlock) returns from the switch straight into its caller.
   void step(Kind kind, const void* obj, std::string_view op, TraceValues values,
@@ -294,8 +295,8 @@ class Engine {
   /// True while a simulated thread (not the host) runs.
   bool on_fiber() const { return current_ != nullptr; }
 
-  // --- What a reducing search sees (Strategy::observes_steps) ---------------------------------
-  /// Whether this execution reports its steps to the strategy.
+  // --- What a reducing search sees (Execution::steps) -----------------------------------------
+  /// Whether this execution reports its steps to an observer.
   bool observing() const { return observe_; }
   /// Adds `obj` to the objects the current step touches: for data touched outside operations
   /// (Sim::cell, the scenario harness's counters), which takes no scheduling point.
@@ -348,7 +349,7 @@ class Engine {
   /// schedule()'s return when the execution ended while it waited (or as it decided).
   bool in_teardown(After after);
   void decide(bool yielded) { schedule(yielded, After::nothing); }
-  /// decide()'s rare turns, out of its way: the step reported to an observing strategy (false:
+  /// decide()'s rare turns, out of its way: the step reported to the step observer (false:
   /// the execution ended), the step bound, and a next_thread asked through the Strategy (false:
   /// the execution ended; else `*index` is the answer).
   bool report_step(const Thread& cur);
@@ -437,13 +438,14 @@ class Engine {
   bool spurious_cas_failures_on_ = false;
   StackPool stacks_;
   Strategy* strategy_ = nullptr;
-  /// strategy_->uniform_draws() for this execution: with a generator, decide() and choose()
+  /// The execution's uniform draws (Execution::draws): with a generator, decide() and choose()
   /// draw (and record) the answers themselves instead of two virtual calls each.
   UniformDraws draws_;
-  bool observe_ = false;
-  bool event_open_ = false;        // the current thread's step has not been reported yet
-  std::vector<Access> accesses_;   // the current step's, when observed
-  AddressMap<std::uint64_t> ids_;  // objects created in this execution
+  StepObserver* observer_ = nullptr;  // the execution's (Execution::steps), or null
+  bool observe_ = false;              // observer_ != nullptr
+  bool event_open_ = false;           // the current thread's step has not been reported yet
+  std::vector<Access> accesses_;      // the current step's, when observed
+  AddressMap<std::uint64_t> ids_;     // objects created in this execution
   std::uint64_t epoch_ = 0;
   std::uint64_t steps_ = 0;
   bool aborting_ = false;

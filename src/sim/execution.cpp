@@ -39,11 +39,13 @@ Engine::Engine(Options options)
 
 Engine::~Engine() = default;
 
-ExecutionResult Engine::run(Strategy& strategy, std::function<void()> main) {
+ExecutionResult Engine::run(Strategy& strategy, const Execution& execution,
+                            std::function<void()> main) {
   if (t_engine != nullptr) throw std::logic_error("sim::Runtime::run is not reentrant");
   strategy_ = &strategy;
-  observe_ = strategy.observes_steps();
-  draws_ = strategy.uniform_draws();
+  observer_ = execution.steps;
+  observe_ = observer_ != nullptr;
+  draws_ = execution.draws;
   event_open_ = true;
   accesses_.clear();
   ids_.clear();
@@ -51,7 +53,7 @@ ExecutionResult Engine::run(Strategy& strategy, std::function<void()> main) {
     name_fixed_object(&queue_, FixedObject::engine, 0);
     name_fixed_object(&host_parker_, FixedObject::engine, 1);
   }
-  const bool faults = strategy.explore_faults();
+  const bool faults = execution.faults;
   spurious_wakeups_on_ = options_.spurious_wakeups || (faults && options_.offer_spurious_wakeups);
   spurious_cas_failures_on_ =
       options_.spurious_cas_failures || (faults && options_.offer_spurious_cas_failures);
@@ -100,6 +102,7 @@ ExecutionResult Engine::run(Strategy& strategy, std::function<void()> main) {
   pool_waits_.clear();
   t_engine = nullptr;
   strategy_ = nullptr;
+  observer_ = nullptr;
   draws_ = {};
   result_.steps = steps_;
   last_trace_size_ = result_.trace.size();
@@ -216,7 +219,7 @@ void Engine::end_execution(Outcome outcome, std::string_view property, std::stri
     // The step that ends the execution (a failed check inside it) is part of it too.
     event_open_ = false;
     try {
-      strategy_->last_step(current_->id, accesses_, runnable_);
+      observer_->last_step(current_->id, accesses_, runnable_);
     } catch (const std::exception&) {
       // The execution ends anyway; a divergence shows on the next one.
     }

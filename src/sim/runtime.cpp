@@ -17,8 +17,9 @@ using detail::t_engine;
 
 Runtime::Runtime(Options options) : engine_(std::make_unique<Engine>(options)) {}
 Runtime::~Runtime() = default;
-ExecutionResult Runtime::run(Strategy& strategy, std::function<void()> main) {
-  return engine_->run(strategy, std::move(main));
+ExecutionResult Runtime::run(Strategy& strategy, const Execution& execution,
+                             std::function<void()> main) {
+  return engine_->run(strategy, execution, std::move(main));
 }
 void Runtime::recycle(ExecutionResult&& result) { engine_->recycle(std::move(result)); }
 const Options& Runtime::options() const { return engine_->options(); }

@@ -33,7 +33,7 @@ struct Options {
   bool spurious_wakeups = false;
   /// compare_exchange_weak may fail spuriously (asked only when it would succeed).
   bool spurious_cas_failures = false;
-  /// Executions whose strategy explores faults (Strategy::explore_faults) get spurious
+  /// Executions that explore faults (Execution::faults) get spurious
   /// wake-ups, and weak-CAS failures, as if the two switches above were on. Set by a cell whose
   /// family and primitive allow them (src/backends/sim/execution.cpp).
   bool offer_spurious_wakeups = false;
@@ -50,8 +50,8 @@ struct Options {
   friend bool operator==(const Options&, const Options&) = default;
 };
 
-/// How an execution ended. `pruned`: the strategy ended it because a reduction proved every
-/// continuation equivalent to one already explored (Strategy::step_taken); it is neither a
+/// How an execution ended. `pruned`: its step observer ended it because a reduction proved every
+/// continuation equivalent to one already explored (StepObserver::step_taken); it is neither a
 /// finding nor a completed run.
 enum class Outcome { completed, violation, deadlock, step_bound, frame_misuse, exception, pruned };
 
@@ -103,9 +103,10 @@ class Runtime {
   Runtime& operator=(const Runtime&) = delete;
 
   /// Runs one execution: `main` is simulated thread 0; it spawns others through Sim::thread.
-  /// The caller calls strategy.new_execution() before; run() never does. Not reentrant: an
-  /// OS thread runs one execution at a time.
-  ExecutionResult run(Strategy& strategy, std::function<void()> main);
+  /// `execution` is what strategy.new_execution() returned (the caller calls it; run() never
+  /// does): whether it explores faults, who observes its steps, its uniform draws. Not
+  /// reentrant: an OS thread runs one execution at a time.
+  ExecutionResult run(Strategy& strategy, const Execution& execution, std::function<void()> main);
 
   /// Gives a finished result's trace storage back for the next run() to reuse (optional: a
   /// search that discards most results avoids reallocating and page-faulting the trace).

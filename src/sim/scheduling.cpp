@@ -57,7 +57,7 @@ bool Engine::schedule(bool yielded, After after) {
   } else if (n > 1) {
     std::size_t i = 0;
     if (draws_.rng != nullptr) {
-      // The strategy's own answer (Strategy::uniform_draws), without asking it.
+      // The strategy's own answer (Execution::draws), without asking it.
       i = static_cast<std::size_t>(draws_.rng->below(n));
       if (draws_.record != nullptr) draws_.record->push_back(Choice{ChoiceKind::kThread, i, n});
     } else if (!ask_next_thread(cur, yielded, &i)) {
@@ -126,7 +126,7 @@ bool Engine::report_step(const Thread& cur) {
   bool go_on = true;
   std::string refused;
   try {
-    go_on = strategy_->step_taken(cur.id, accesses_, runnable_);
+    go_on = observer_->step_taken(cur.id, accesses_, runnable_);
   } catch (const std::exception& e) {
     refused = e.what();
   }

@@ -40,11 +40,11 @@ std::variant<Confirmed, std::string> confirm(const Cell& cell, const Schedule& s
   const auto runtime = make_runtime(cell, /*trace=*/true);
   for (int round = 0; round < 2; ++round) {
     ReplayStrategy replay(schedule);
-    replay.new_execution();
+    const Execution execution = *replay.new_execution();
     Observations obs;
     sim::ExecutionResult r;
     try {
-      r = execute(cell, *runtime, replay, obs, watch);
+      r = execute(cell, *runtime, replay, execution, obs, watch);
       replay.finish();
     } catch (const ScheduleDivergence& e) {
       return std::string("the replay diverged from the recorded schedule: ") + e.what();
@@ -132,14 +132,16 @@ std::optional<Fewer> search_fewer_preemptions(const Cell& cell, const ExecutionV
   for (std::uint32_t bound = 0; bound < preemptions; ++bound) {
     DporStrategy bounded(bound);
     RecordingStrategy recorder(bounded);
-    for (std::uint64_t n = 0; n < cap && time_left() && recorder.new_execution(); ++n) {
+    for (std::uint64_t n = 0; n < cap && time_left(); ++n) {
+      const auto execution = recorder.new_execution();
+      if (!execution) break;
       ++executions;
       Observations obs;
-      const auto r = execute(cell, *runtime, recorder, obs, watch);
+      const auto r = execute(cell, *runtime, recorder, *execution, obs, watch);
       if (r.outcome == sim::Outcome::pruned) continue;
       const auto j = sim_execution_verdict(r, obs, cell.preset.family, cell.primitive->claims);
       if (j.broken && j.claimed && j.property == found.property) {
-        return Fewer{recorder.schedule(), j, bounded.preemptions()};
+        return Fewer{recorder.schedule().value(), j, bounded.preemptions()};
       }
     }
   }
@@ -157,22 +159,18 @@ class SimTrials final : public TrialSource {
         plan_(plan),
         watch_(watch),
         search_(strategy.make_search(plan.shard)),
-        sampler_(search_ ? nullptr : strategy.make(plan.seed, plan.shard, plan.executions)),
+        sampler_(search_ ? nullptr
+                         : strategy.make_from(plan.seed, first_execution(strategy, plan))),
         recorder_(search_ ? static_cast<Strategy&>(*search_) : *sampler_),
         runtime_(make_runtime(cell, /*trace=*/false)),
-        next_execution_(strategy.splits_by_prefix() ? 0 : plan.shard.range(plan.executions).first),
+        next_execution_(first_execution(strategy, plan)),
         planned_(plan.resume ? plan.resume->executions_left
                              : strategy.shard_executions(plan.shard, plan.executions)) {
-    if (plan.resume) {
-      // Where an earlier run stopped; the supervisor checked it against this plan.
-      if (plan.resume->next_execution) {
-        next_execution_ = *plan.resume->next_execution;
-        sampler_->start_at(next_execution_);
-      } else if (search_) {
-        search_->resume(plan.resume->search);
-        // The report of the earlier run has the counts so far.
-        reduction_before_ = reduction_so_far();
-      }
+    if (plan.resume && !plan.resume->next_execution && search_) {
+      // Where an earlier search stopped; the supervisor checked it against this plan.
+      search_->resume(plan.resume->search);
+      // The report of the earlier run has the counts so far.
+      reduction_before_ = reduction_so_far();
     }
   }
 
@@ -184,17 +182,20 @@ class SimTrials final : public TrialSource {
   ExecutionWatch::Note note(const CellResult& out) {
     return [this, &out](nlohmann::json& n) {
       n["execution"] = out.executions + 1;
-      n["schedule"] = encode(recorder_.schedule());
+      if (const auto schedule = recorder_.schedule()) n["schedule"] = encode(*schedule);
       note_position(n);
     };
   }
 
-  bool next() override { return recorder_.new_execution(); }
+  bool next() override {
+    execution_ = recorder_.new_execution();
+    return execution_.has_value();
+  }
 
   CellTrial run() override {
     CellTrial t;
-    last_ = execute(cell_, *runtime_, recorder_, t.observations, watch_);
-    t.counts = recorder_.execution_counts();
+    last_ = execute(cell_, *runtime_, recorder_, *execution_, t.observations, watch_);
+    t.counts = execution_->counts;
     t.steps = last_.steps;
     t.judged = last_.outcome != sim::Outcome::pruned;
     if (!t.counts || !t.judged) return t;
@@ -207,7 +208,7 @@ class SimTrials final : public TrialSource {
   std::variant<Violation, std::string> violation(
       const CellTrial& trial, const std::function<bool()>& within_budget) override {
     const ExecutionVerdict& j = trial.verdict;
-    const auto schedule = recorder_.schedule();
+    const Schedule schedule = recorder_.schedule().value();
     Violation v;
     v.property = j.property;
     v.message = j.message;
@@ -294,6 +295,13 @@ class SimTrials final : public TrialSource {
   }
 
  private:
+  /// The run's number of this run's first execution, for a strategy that splits by execution
+  /// number: the shard's first, or where an earlier run stopped (the supervisor checked it).
+  static std::uint64_t first_execution(const SimStrategySpec& strategy, const CellPlan& plan) {
+    if (plan.resume && plan.resume->next_execution) return *plan.resume->next_execution;
+    return strategy.splits_by_prefix() ? 0 : plan.shard.range(plan.executions).first;
+  }
+
   ExhaustiveSearch::Reduction reduction_so_far() const {
     return search_ ? search_->reduction().value_or(ExhaustiveSearch::Reduction{})
                    : ExhaustiveSearch::Reduction{};
@@ -305,6 +313,7 @@ class SimTrials final : public TrialSource {
   const std::unique_ptr<ExhaustiveSearch> search_;  // an exhaustive search, else null
   const std::unique_ptr<Strategy> sampler_;         // any other strategy, else null
   RecordingStrategy recorder_;
+  std::optional<Execution> execution_;  // the one in progress (or the last)
   const std::unique_ptr<sim::Runtime> runtime_;
   std::uint64_t next_execution_;  // the run's number of this run's first execution (seeded)
   std::uint64_t planned_;

@@ -27,9 +27,9 @@ sim::Runtime& RuntimeForCells::operator()(const Cell& cell) {
 }
 
 sim::ExecutionResult execute(const Cell& cell, sim::Runtime& runtime, Strategy& strategy,
-                             Observations& obs, ExecutionWatch& watch) {
+                             const Execution& execution, Observations& obs, ExecutionWatch& watch) {
   watch.progress();
-  auto result = runtime.run(strategy, [&] { cell.body(obs, cell.params); });
+  auto result = runtime.run(strategy, execution, [&] { cell.body(obs, cell.params); });
   watch.progress();
   return result;
 }

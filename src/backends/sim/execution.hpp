@@ -31,9 +31,9 @@ class RuntimeForCells {
   sim::Options options_;
 };
 
-/// Runs the cell's body once under `strategy`, filling `obs`; tells `watch` when it starts
-/// and ends.
+/// Runs the cell's body once under `strategy`, as the execution its new_execution() returned,
+/// filling `obs`; tells `watch` when it starts and ends.
 sim::ExecutionResult execute(const Cell& cell, sim::Runtime& runtime, Strategy& strategy,
-                             Observations& obs, ExecutionWatch& watch);
+                             const Execution& execution, Observations& obs, ExecutionWatch& watch);
 
 }  // namespace syncstress::scenarios

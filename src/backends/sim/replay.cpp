@@ -12,7 +12,7 @@ namespace syncstress::scenarios {
 ReplayOutcome replay_sim_execution(const Cell& cell, const Schedule& schedule,
                                    const std::string& text, ExecutionWatch& watch) {
   ReplayStrategy strategy(schedule);
-  strategy.new_execution();
+  const Execution execution = *strategy.new_execution();
   // For the supervisor's handlers: the trace up to a crash or a hang.
   const ExecutionWatch::Note note = [](nlohmann::json& n) {
     note_position(n);
@@ -31,13 +31,13 @@ ReplayOutcome replay_sim_execution(const Cell& cell, const Schedule& schedule,
   Observations obs;
   sim::ExecutionResult r;
   try {
-    r = execute(cell, *make_runtime(cell, /*trace=*/true), strategy, obs, watch);
+    r = execute(cell, *make_runtime(cell, /*trace=*/true), strategy, execution, obs, watch);
     strategy.finish();
   } catch (const ScheduleDivergence& e) {
     throw diverged(e.what());
   }
   // The runtime turns a strategy's exception inside an execution into an outcome.
-  if (r.outcome == sim::Outcome::exception && r.message.find("diverged") != std::string::npos) {
+  if (r.outcome == sim::Outcome::exception && strategy.diverged()) {
     throw diverged(r.message);
   }
   ReplayOutcome out;

@@ -53,9 +53,9 @@ class InProcessRunner final : public TrialRunner {
 
   AnswerLog& log() override { return log_; }
 
-  Trial run(const Cell& cell, Strategy& strategy) override {
+  Trial run(const Cell& cell, Strategy& strategy, const Execution& execution) override {
     Observations obs;
-    const auto r = execute(cell, runtime_(cell), strategy, obs, watch_);
+    const auto r = execute(cell, runtime_(cell), strategy, execution, obs, watch_);
     return Trial{sim_execution_verdict(r, obs, cell.preset.family, cell.primitive->claims), r.steps,
                  r.outcome == sim::Outcome::pruned};
   }
@@ -83,6 +83,7 @@ class Shrinker {
         runner_(runner),
         watch_(watch),
         overrides_(cell.overrides),
+        faults_(describes_faults(found.strategy)),
         start_(std::chrono::steady_clock::now()) {}
 
   std::optional<Shrunk> run() {
@@ -147,13 +148,15 @@ class Shrinker {
     return stopped_by_.empty();
   }
 
-  /// Runs one trial of `strategy` (new_execution() already called) on the current cell.
-  Run trial(Strategy& strategy, bool* pruned = nullptr) {
-    ++executions_;
+  /// Runs the next execution of `strategy` on the current cell as a trial; nothing when the
+  /// strategy has nothing left to try.
+  std::optional<Run> trial(Strategy& strategy, bool* pruned = nullptr) {
     AnswerLog& log = runner_.log();
     LoggingStrategy logging(strategy, log);
-    log.count = 0;
-    const Trial t = runner_.run(*cell_, logging);
+    const auto execution = logging.new_execution();
+    if (!execution) return std::nullopt;
+    ++executions_;
+    const Trial t = runner_.run(*cell_, logging, *execution);
     if (pruned != nullptr) *pruned = t.pruned;
     Run out;
     out.verdict = t.verdict;
@@ -170,8 +173,7 @@ class Shrinker {
   /// Runs `decisions` on the current cell; nullopt when the budget is spent.
   std::optional<Run> attempt(std::vector<Decision> decisions) {
     if (!budget_left()) return std::nullopt;
-    GuidedStrategy guided(std::move(decisions), found_.strategy, found_.seed);
-    guided.new_execution();
+    GuidedStrategy guided(std::move(decisions), faults_);
     return trial(guided);
   }
 
@@ -200,10 +202,11 @@ class Shrinker {
       ExhaustiveStrategy plain(bound);
       for (Strategy* search : {static_cast<Strategy*>(&reduced), static_cast<Strategy*>(&plain)}) {
         const std::uint64_t until = std::min(total, spent + each);
-        while (spent < until && budget_left() && search->new_execution()) {
-          ++spent;
+        while (spent < until && budget_left()) {
           bool pruned = false;
           std::optional<Run> run = trial(*search, &pruned);
+          if (!run) break;  // the search is complete
+          ++spent;
           if (!pruned && take_if_smaller(run)) return;
         }
       }
@@ -392,7 +395,6 @@ class Shrinker {
     } catch (const StrategyError&) {
       return false;
     }
-    if (!strategy->new_execution()) return false;
     std::optional<Run> run = trial(*strategy);
     return take_if_smaller(run);
   }
@@ -407,6 +409,7 @@ class Shrinker {
   TrialRunner& runner_;
   ExecutionWatch& watch_;
   std::map<std::string, std::string> overrides_;
+  bool faults_;  ///< the counterexample's producer explored faults: so do the trials
   std::chrono::steady_clock::time_point start_;
   Run best_;
   std::uint64_t original_steps_ = 0;

@@ -83,9 +83,9 @@ class TrialRunner {
   /// Where the strategy given to run() must log its answers (a LoggingStrategy over it): they
   /// are read from here after the trial, whatever became of it.
   virtual AnswerLog& log() = 0;
-  /// Runs one execution of `cell` under `strategy`, whose new_execution() the caller has called,
-  /// and judges it.
-  virtual Trial run(const Cell& cell, Strategy& strategy) = 0;
+  /// Runs one execution of `cell` under `strategy`, as `execution`, what its new_execution()
+  /// returned to the caller, and judges it.
+  virtual Trial run(const Cell& cell, Strategy& strategy, const Execution& execution) = 0;
   /// Whether a strategy's state carries from one trial to the next (false when each runs in a
   /// child process): the bounded search needs it.
   virtual bool keeps_strategy_state() const = 0;

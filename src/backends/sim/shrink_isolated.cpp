@@ -48,7 +48,6 @@ class StepNoting final : public ForwardingStrategy {
     shared_.step = sim::current_step();
     return ForwardingStrategy::next_u64(bound);
   }
-  UniformDraws uniform_draws() override { return {}; }
 
  private:
   Shared& shared_;
@@ -76,7 +75,7 @@ class ForkedRunner final : public scenarios::TrialRunner {
 
   AnswerLog& log() override { return shared_->log; }
 
-  Trial run(const Cell& cell, Strategy& strategy) override {
+  Trial run(const Cell& cell, Strategy& strategy, const Execution& execution) override {
     // Made here, so that each child inherits it instead of making its own.
     sim::Runtime& runtime = runtime_(cell);
     shared_->step = 0;
@@ -86,8 +85,10 @@ class ForkedRunner final : public scenarios::TrialRunner {
           // A crash ends the trial with the signal's default action: that is what is measured.
           for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::signal(sig, SIG_DFL);
           StepNoting noting(strategy, *shared_);
+          const Execution noted = noting.begin_execution(execution);
           scenarios::Observations obs;
-          const auto r = scenarios::execute(cell, runtime, noting, obs, scenarios::no_watch());
+          const auto r =
+              scenarios::execute(cell, runtime, noting, noted, obs, scenarios::no_watch());
           const auto j = sim_execution_verdict(r, obs, cell.preset.family, cell.primitive->claims);
           const std::string out = nlohmann::json{
               {"broken", j.broken},

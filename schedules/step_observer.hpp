@@ -1,0 +1,42 @@
+// What a reducing search sees of an execution: every step, and the shared objects it touched.
+// The runtime reports to the observer an execution names (Execution::steps), and collects the
+// accesses only when there is one, so the other strategies do not pay for them.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "schedules/strategy.hpp"
+
+namespace syncstress {
+
+/// A shared object a step touched, as a reducing search sees it. `object` names the same
+/// object in every execution that shares the prefix which created it (the runtime numbers
+/// objects by creating thread and creation order, not by address); `write` is false for an
+/// access that changes nothing (a load, a failed compare-exchange, a wait that returned
+/// because the value differed). Two steps of different threads are dependent when they touch
+/// the same object and one of them writes.
+struct Access {
+  std::uint64_t object = 0;
+  bool write = true;
+};
+
+class StepObserver {
+ public:
+  virtual ~StepObserver() = default;
+
+  /// The step `thread` just took and the objects it touched, at every scheduling point (with
+  /// any number of runnable threads, before the strategy would be asked who runs next).
+  /// Returns false to end the execution here, unreported (sim::Outcome::pruned): a reduction
+  /// has proven that every continuation is equivalent to one already explored.
+  virtual bool step_taken(ThreadId thread, std::span<const Access> accesses,
+                          std::span<const ThreadId> runnable) = 0;
+
+  /// The execution ends inside a step of `thread` (a failed check, an exception), whose
+  /// accesses so far are `accesses`; `runnable` are the threads that could still have run.
+  /// Their next steps are never seen, which a reduction must allow for.
+  virtual void last_step(ThreadId thread, std::span<const Access> accesses,
+                         std::span<const ThreadId> runnable) = 0;
+};
+
+}  // namespace syncstress
