@@ -72,6 +72,7 @@ struct Sim {
 
     T load(std::memory_order = std::memory_order_seq_cst,
            source_location loc = source_location::current()) const {
+      ahead(loc, false);
       T r = v_;
       op(
           "load", [&] { return sim::detail::show(r); }, loc, kUnwind, kReads);
@@ -79,15 +80,18 @@ struct Sim {
     }
     void store(T v, std::memory_order = std::memory_order_seq_cst,
                source_location loc = source_location::current()) {
+      ahead(loc, !sim::detail::same_bits(v_, v));
+      const bool writes = !sim::detail::same_bits(v_, v);
       v_ = v;
       op(
-          "store", [&] { return sim::detail::show(v); }, loc);
+          "store", [&] { return sim::detail::show(v); }, loc, sim::detail::Point::plain, writes);
     }
     T exchange(T v, std::memory_order = std::memory_order_seq_cst,
                source_location loc = source_location::current()) {
+      ahead(loc, !sim::detail::same_bits(v_, v));
       T old = std::exchange(v_, v);
       op(
-          "exchange", [&] { return arrow(old, v); }, loc, kUnwind);
+          "exchange", [&] { return arrow(old, v); }, loc, kUnwind, !sim::detail::same_bits(old, v));
       return old;
     }
     bool compare_exchange_weak(T& expected, T desired, std::memory_order, std::memory_order,
@@ -112,33 +116,39 @@ struct Sim {
     T fetch_add(T v, std::memory_order = std::memory_order_seq_cst,
                 source_location loc = source_location::current()) requires std::integral<T> &&
         (!std::same_as<T, bool>) {
-      return rmw("fetch_add", static_cast<T>(v_ + v), loc);
+      return rmw(
+          "fetch_add", [v](T cur) { return static_cast<T>(cur + v); }, loc);
     }
     T fetch_sub(T v, std::memory_order = std::memory_order_seq_cst,
                 source_location loc = source_location::current()) requires std::integral<T> &&
         (!std::same_as<T, bool>) {
-      return rmw("fetch_sub", static_cast<T>(v_ - v), loc);
+      return rmw(
+          "fetch_sub", [v](T cur) { return static_cast<T>(cur - v); }, loc);
     }
     T fetch_and(T v, std::memory_order = std::memory_order_seq_cst,
                 source_location loc = source_location::current()) requires std::integral<T> &&
         (!std::same_as<T, bool>) {
-      return rmw("fetch_and", static_cast<T>(v_ & v), loc);
+      return rmw(
+          "fetch_and", [v](T cur) { return static_cast<T>(cur & v); }, loc);
     }
     T fetch_or(T v, std::memory_order = std::memory_order_seq_cst,
                source_location loc = source_location::current()) requires std::integral<T> &&
         (!std::same_as<T, bool>) {
-      return rmw("fetch_or", static_cast<T>(v_ | v), loc);
+      return rmw(
+          "fetch_or", [v](T cur) { return static_cast<T>(cur | v); }, loc);
     }
     T fetch_xor(T v, std::memory_order = std::memory_order_seq_cst,
                 source_location loc = source_location::current()) requires std::integral<T> &&
         (!std::same_as<T, bool>) {
-      return rmw("fetch_xor", static_cast<T>(v_ ^ v), loc);
+      return rmw(
+          "fetch_xor", [v](T cur) { return static_cast<T>(cur ^ v); }, loc);
     }
 
     /// Blocks while the value equals `old`; never returns spuriously (std::atomic::wait).
     void wait(T old, std::memory_order = std::memory_order_seq_cst,
               source_location loc = source_location::current()) const {
       for (;;) {
+        ahead(loc, sim::detail::same_bits(v_, old));
         sim::detail::Engine* e = sim::detail::t_engine;
         if (!sim::detail::same_bits(v_, old)) {
           op(
@@ -172,18 +182,30 @@ struct Sim {
         e->step(Kind::atomic, this, name, values, loc, point, writes);
       }
     }
+    /// Before the operation acts (Engine::before): `writes` when it would change the value.
+    void ahead(const source_location& loc, bool writes) const {
+      if (auto* e = sim::detail::t_engine) e->before(this, loc, writes);
+    }
     static constexpr sim::detail::Point kUnwind = sim::detail::Point::unwind;
     static constexpr bool kReads = false;  // op(): the operation changed nothing
     static std::string arrow(const T& a, const T& b) {
       return sim::detail::show(a) + " -> " + sim::detail::show(b);
     }
-    T rmw(std::string_view name, T next, const source_location& loc) {
-      T old = std::exchange(v_, next);
+    /// A read-modify-write whose new value is `next(old)`. One that leaves the value as it was
+    /// changes nothing another thread can see (sim is sequentially consistent): for a reducing
+    /// search and for the spin-loop reduction it is a read.
+    template <class Next>
+    T rmw(std::string_view name, Next next, const source_location& loc) {
+      ahead(loc, !sim::detail::same_bits(v_, next(v_)));
+      const T value = next(v_);
+      T old = std::exchange(v_, value);
       op(
-          name, [&] { return arrow(old, next); }, loc);
+          name, [&] { return arrow(old, value); }, loc, sim::detail::Point::plain,
+          !sim::detail::same_bits(old, value));
       return old;
     }
     bool cas(T& expected, T desired, bool weak, const source_location& loc) {
+      ahead(loc, sim::detail::same_bits(v_, expected) && !sim::detail::same_bits(v_, desired));
       const std::string_view name = weak ? "cas_weak" : "cas_strong";
       if (!sim::detail::same_bits(v_, expected)) {
         expected = v_;
@@ -200,7 +222,8 @@ struct Sim {
       }
       T old = std::exchange(v_, desired);
       op(
-          name, [&] { return arrow(old, desired); }, loc, kUnwind);
+          name, [&] { return arrow(old, desired); }, loc, kUnwind,
+          !sim::detail::same_bits(old, desired));
       return true;
     }
 
@@ -259,8 +282,9 @@ struct Sim {
   static void wait_on_address(atomic<T>& a, std::type_identity_t<T> expected,
                               source_location loc = source_location::current()) {
     static_assert(sizeof(T) == 4, "wait_on_address takes a 4-byte word");
-    const bool equal = sim::detail::same_bits(a.v_, expected);
     auto* e = sim::detail::t_engine;
+    if (e != nullptr) e->before(&a, loc, sim::detail::same_bits(a.v_, expected));
+    const bool equal = sim::detail::same_bits(a.v_, expected);
     if (e == nullptr) {
       if (equal) throw std::logic_error("Sim::wait_on_address would block forever");
       return;

@@ -89,7 +89,7 @@ enum class Kind : std::uint8_t {
 };
 
 /// Why a thread is blocked.
-enum class Wait : std::uint8_t { none, address, mutex, parker, event, join, pool };
+enum class Wait : std::uint8_t { none, address, mutex, parker, event, join, pool, spin };
 
 /// How an operation behaves in teardown. Operations that a spin or wait loop is made of
 /// (loads, CAS, yield, try_*) are unwind points: in teardown they throw Unwind on entry.
@@ -105,6 +105,49 @@ struct Unwind {};
 inline constexpr unsigned kAbortOpBudget = 10000;
 
 enum class State : std::uint8_t { runnable, blocked, finished };
+
+/// What the spin-loop reduction knows of a thread (spin.cpp): the reads it made since its last
+/// write, and whether it goes round a loop of them.
+struct SpinState {
+  struct Read {
+    const void* obj = nullptr;
+    const char* file = nullptr;
+    std::uint32_t line = 0;
+    Kind kind = Kind::none;
+  };
+  static constexpr std::uint8_t kReads = 8;
+  /// Reads since the thread's last write, block or other effect, oldest first, each (object,
+  /// line) once; a write by another thread to one of their objects empties it.
+  std::array<Read, kReads> reads{};
+  std::uint8_t size = 0;
+  /// While spinning: reads[loop, size) are the loop's reads, the ones it runs without a
+  /// scheduling point.
+  std::uint8_t loop = 0;
+  /// It read an (object, line) of `reads` again: it went round a loop whose reads nobody has
+  /// written since, so its next iterations would read the same values.
+  bool spinning = false;
+  /// Operations of the current spin run without a scheduling point, and its iterations.
+  std::uint64_t skipped = 0;
+  std::uint64_t turns = 0;
+  /// The first reads of this thread's loops that ran Options::spin_limit operations alone in
+  /// this execution: when one spins again it waits for a write at once.
+  static constexpr std::uint8_t kEndless = 4;
+  std::array<Read, kEndless> endless{};
+  std::uint8_t endless_count = 0;
+
+  void forget() {
+    size = 0;
+    spinning = false;
+    skipped = 0;
+    turns = 0;
+  }
+  bool reads_object(const void* obj) const {
+    for (std::uint8_t i = 0; i < size; ++i) {
+      if (reads[i].obj == obj) return true;
+    }
+    return false;
+  }
+};
 
 struct Thread {
   ThreadId id = 0;
@@ -130,6 +173,7 @@ struct Thread {
   /// Woken so: its wait returns as a spurious one.
   bool woken_spuriously = false;
   unsigned abort_ops = 0;
+  SpinState spin;
   /// Objects this thread has created in the execution: with its id, an object's stable name
   /// for a reducing search (Engine::object_id).
   std::uint32_t created = 0;
@@ -206,8 +250,17 @@ class Engine {
       step_noted(kind, obj, op, values, loc, point, writes);
       return;
     }
+    if (spin_reduction_ && !spin_step(kind, obj, loc, writes)) return;
     ++steps_;
     schedule(point == Point::yield, After::step);
+  }
+  /// Called by every operation before it acts on `obj` (`writes`: it will change it): while
+  /// the current thread spins, anything but the next read of its loop ends the spin's step
+  /// first, with a scheduling point, so other threads may run before this operation.
+  void before(const void* obj, const source_location& loc, bool writes) {
+    if (current_ != nullptr && current_->spin.spinning && !aborting_) [[unlikely]] {
+      spin_boundary(obj, loc, writes);
+    }
   }
   /// Blocks the current thread on `obj` until a wake makes it runnable and it is chosen.
   /// Returns false in teardown (the caller must return at once); unwinds there unless
@@ -220,6 +273,7 @@ class Engine {
       return in_teardown(after);
     }
     Thread& t = *current_;
+    t.spin.forget();
     t.state = State::blocked;
     t.wait = wait;
     t.wait_kind = kind;
@@ -348,7 +402,10 @@ class Engine {
   [[gnu::noinline]] bool schedule(bool yielded, After after);
   /// schedule()'s return when the execution ended while it waited (or as it decided).
   bool in_teardown(After after);
-  void decide(bool yielded) { schedule(yielded, After::nothing); }
+  void decide(bool yielded) {
+    current_->spin.forget();
+    schedule(yielded, After::nothing);
+  }
   /// decide()'s rare turns, out of its way: the step reported to the step observer (false:
   /// the execution ended), the step bound, and a next_thread asked through the Strategy (false:
   /// the execution ended; else `*index` is the answer).
@@ -368,6 +425,55 @@ class Engine {
   /// woken thread, which must run next, or null.
   Thread* wake_spuriously(const Thread& cur);
   void touch(const void* obj, bool write) { accesses_.push_back(Access{object_id(obj), write}); }
+  /// Whether the current step already touches `obj`.
+  bool touched(const void* obj) const {
+    const std::uint64_t id = object_id(obj);
+    for (const Access& a : accesses_) {
+      if (a.object == id) return true;
+    }
+    return false;
+  }
+
+  // --- The spin-loop reduction (spin.cpp; Options::spin_reduction) -------------------------
+  /// step()'s part: records a read, or notices a loop, or runs a read of a spinning thread's
+  /// loop without a scheduling point (returns false: the operation returns at once).
+  bool spin_step(Kind kind, const void* obj, const source_location& loc, bool writes) {
+    Thread& t = *current_;
+    if (t.spin.spinning) return spin_turn(t);
+    if (obj == nullptr) return true;  // a yield outside a spin
+    if (writes) {
+      t.spin.size = 0;
+      if ((read_filter_ & filter_bit(obj)) != 0) release_readers(obj);
+      return true;
+    }
+    return note_read(t, kind, obj, loc);
+  }
+  /// A read `t` makes while not spinning: appended, or it closes a loop (t starts spinning, or
+  /// waits at once when the loop is known to be endless alone: returns false, its step taken).
+  bool note_read(Thread& t, Kind kind, const void* obj, const source_location& loc);
+  /// Another read or yield of the spinning thread `t`'s loop, run without a scheduling point;
+  /// after Options::spin_limit of them the loop is taken for one that never ends alone, and `t`
+  /// waits for a write to what it reads (spin_wait). Returns false.
+  bool spin_turn(Thread& t);
+  /// before()'s turn: lets the loop's next read through, else ends the spin.
+  void spin_boundary(const void* obj, const source_location& loc, bool writes);
+  /// Ends the current thread's spin: when it ran operations without a scheduling point, they
+  /// are one step, recorded (trace: "spin") and followed by a scheduling point.
+  void end_spin(Thread& t);
+  /// `t` has spun alone for Options::spin_limit operations, or its loop is known to: it blocks
+  /// (Wait::spin) until a write to an object its loop reads.
+  void spin_wait(Thread& t);
+  /// The current thread writes `obj`: every other thread that read it since its own last write
+  /// forgets its reads, and one that waits in a spin on it runs again.
+  void release_readers(const void* obj);
+  /// A bit of read_filter_ for `obj`.
+  static std::uint64_t filter_bit(const void* obj) {
+    return std::uint64_t{1} << ((reinterpret_cast<std::uintptr_t>(obj) >> 3) & 63);
+  }
+  /// The trace entry of a spin's step: its loop's first read, and what it did.
+  void record_spin(const Thread& t, bool waits);
+  /// The loop's lines, "file:line, file:line", for a livelock's message.
+  static std::string spin_lines(const Thread& t);
   /// The list of threads blocked on `obj`, as an object of its own: a blocking step reads obj
   /// and writes its waiters; a step that wakes waiters writes both.
   void touch_waiters(const void* obj) {
@@ -429,11 +535,16 @@ class Engine {
   /// "t2 destroyed after step 16": who destroyed a destroyed frame, and when.
   static std::string destroyed_when(const FrameRecord& f);
   void check_frames_at_end();
-  std::string wait_for_picture();
+  /// The deadlock's (or, `spinning`, the livelock's) message: every blocked thread and why.
+  std::string wait_for_picture(bool spinning);
   static void on_terminate();
 
   Options options_;
   bool tracing_;
+  bool spin_reduction_;
+  /// The filter_bit of every object a thread has kept a read of in this execution: a write to
+  /// an object whose bit is clear has no reader to release.
+  std::uint64_t read_filter_ = 0;
   bool spurious_wakeups_on_ = false;
   bool spurious_cas_failures_on_ = false;
   StackPool stacks_;

@@ -35,6 +35,7 @@ std::uint64_t next_epoch() {
 Engine::Engine(Options options)
     : options_(options),
       tracing_(options.record_trace),
+      spin_reduction_(options.spin_reduction),
       stacks_(options.stack_size ? options.stack_size : default_stack_size()) {}
 
 Engine::~Engine() = default;
@@ -59,6 +60,7 @@ ExecutionResult Engine::run(Strategy& strategy, const Execution& execution,
       options_.spurious_cas_failures || (faults && options_.offer_spurious_cas_failures);
   epoch_ = next_epoch();
   steps_ = 0;
+  read_filter_ = 0;
   aborting_ = false;
   tearing_down_ = false;
   result_ = ExecutionResult{};
@@ -131,6 +133,8 @@ ThreadId Engine::new_thread(std::function<void()> fn, bool worker) {
   t.may_wake_spuriously = false;
   t.woken_spuriously = false;
   t.abort_ops = 0;
+  t.spin.forget();
+  t.spin.endless_count = 0;
   t.created = 0;
   t.unwind_base = 0;
   t.resumed_in_teardown = false;
@@ -246,12 +250,14 @@ void Engine::violation(Outcome outcome, std::string_view property, std::string m
 }
 
 ThreadId Engine::spawn(std::function<void()> fn, const source_location& loc) {
+  before(nullptr, loc, true);
   const ThreadId id = new_thread(std::move(fn), false);
   step(Kind::thread, threads_[id].get(), "spawn", {}, loc);
   return id;
 }
 
 void Engine::join(ThreadId id, const source_location& loc, bool from_destructor) {
+  before(nullptr, loc, true);
   if (aborting_) {
     if (!from_destructor) abort_point();
     return;

@@ -44,6 +44,7 @@ void Engine::worker_loop() {
 }
 
 void Engine::post(std::coroutine_handle<> h, const source_location& loc) {
+  before(nullptr, loc, true);
   // Teardown: it runs here, as the workers may be gone; a loop of posts spends the budget.
   if (aborting_) {
     budget_point();
@@ -72,6 +73,7 @@ void Engine::post(std::coroutine_handle<> h, const source_location& loc) {
 
 void Engine::resume_on_signal(auto_reset_event& ev, std::coroutine_handle<> h,
                               const source_location& loc) {
+  before(&ev, loc, true);
   bool& signaled = ev.signaled_;
   const void* event = &ev;
   // Teardown: no set hands a signal to a registration any more, and a frame no primitive holds

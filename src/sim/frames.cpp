@@ -57,6 +57,7 @@ void Engine::frame_destroyed(void* address) {
 }
 
 void Engine::resume(std::coroutine_handle<> h, const source_location& loc) {
+  before(nullptr, loc, true);
   if (!aborting_) {
     FrameRecord* f = frame(h.address());
     ++steps_;

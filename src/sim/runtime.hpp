@@ -42,6 +42,17 @@ struct Options {
   bool delay_posted_work = false;
   /// Simulated thread-pool workers behind Sim::post / resume_on_signal (created lazily).
   unsigned pool_workers = 2;
+  /// Spin loops run as one step (src/sim/spin.cpp): a thread that reads again, at the same
+  /// line, an object it read since its own last write, none of whose reads another thread has
+  /// written since, runs its loop's further reads without scheduling points until it does
+  /// something else; after spin_limit operations alone it waits for a write to what it reads
+  /// (and does so at once when that loop spins again in the execution), and a loop nothing can
+  /// release is a livelock. Off: every read is a scheduling point.
+  bool spin_reduction = true;
+  /// Operations a spin runs alone before it is taken for one that never ends alone: above the
+  /// 10,000 iterations (a read and a yield or pause each) that published spin-then-sleep
+  /// primitives commonly spin. A longer spin is never seen to give up.
+  std::uint64_t spin_limit = 50000;
   /// Record a TraceEntry per step. Off only for speed (benchmarks, long searches).
   bool record_trace = true;
   /// Usable stack bytes per fiber; 0 picks the default (256 KiB, 1 MiB under ASan).

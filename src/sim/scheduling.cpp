@@ -102,6 +102,11 @@ void Engine::step_noted(Kind kind, const void* obj, std::string_view op, TraceVa
     }
     return;
   }
+  if (spin_reduction_ && !spin_step(kind, obj, loc, writes)) {
+    // A read of a spinning loop: part of the spin's step, its object reported once.
+    if (observe_ && obj != nullptr && !touched(obj)) touch(obj, false);
+    return;
+  }
   ++steps_;
   if (observe_ && obj != nullptr) touch(obj, writes);
   if (tracing_) record(kind, obj, op, values.str(), loc);
@@ -249,20 +254,37 @@ void Engine::no_runnable() {
     end_execution(Outcome::completed, "", "", nullptr);
     return;
   }
-  // Report the first blocked thread's line as the violation's location.
+  // Report the first blocked thread's line as the violation's location; a thread spinning on
+  // values nobody can change any more makes it a livelock, at its loop's first read.
+  const Thread* spinner = nullptr;
   const source_location* where = nullptr;
-  for (std::uint32_t i = 0; i < thread_count_ && where == nullptr; ++i) {
-    const Thread& t = *threads_[i];
-    if (t.state == State::blocked && t.wait != Wait::pool) where = &t.wait_loc;
-  }
-  end_execution(Outcome::deadlock, "deadlock", wait_for_picture(), where);
-}
-
-std::string Engine::wait_for_picture() {
-  std::string s = "deadlock: no thread can run";
   for (std::uint32_t i = 0; i < thread_count_; ++i) {
     const Thread& t = *threads_[i];
     if (t.state != State::blocked || t.wait == Wait::pool) continue;
+    if (t.wait == Wait::spin && spinner == nullptr) spinner = &t;
+    if (t.wait != Wait::spin && where == nullptr) where = &t.wait_loc;
+  }
+  if (spinner != nullptr) {
+    result_.file = spinner->spin.reads[spinner->spin.loop].file;
+    result_.line = spinner->spin.reads[spinner->spin.loop].line;
+    where = nullptr;
+  }
+  end_execution(Outcome::deadlock, spinner != nullptr ? "livelock" : "deadlock",
+                wait_for_picture(spinner != nullptr), where);
+}
+
+std::string Engine::wait_for_picture(bool spinning) {
+  std::string s = spinning ? "livelock: no thread can run, and a loop spins on values no thread "
+                             "can change any more"
+                           : "deadlock: no thread can run";
+  for (std::uint32_t i = 0; i < thread_count_; ++i) {
+    const Thread& t = *threads_[i];
+    if (t.state != State::blocked || t.wait == Wait::pool) continue;
+    if (t.wait == Wait::spin) {
+      s += "\n  " + thread_label(t) + " spins reading " + name_of(t.wait_kind, t.wait_obj) +
+           " at " + spin_lines(t);
+      continue;
+    }
     s += "\n  " + thread_label(t) + " waits in " + std::string(t.wait_op) + " on " +
          name_of(t.wait_kind, t.wait_obj);
     if (t.wait_holder >= 0) s += " (held by thread " + std::to_string(t.wait_holder) + ")";

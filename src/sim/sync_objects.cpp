@@ -36,6 +36,7 @@ void Engine::wait_on_address(const void* obj, bool equal, TraceValues values,
 
 void Engine::wake_address(const void* obj, bool all, std::string_view op,
                           const source_location& loc) {
+  before(obj, loc, true);
   if (aborting_) {
     abort_point();
     return;
@@ -58,6 +59,7 @@ void Engine::wake_address(const void* obj, bool all, std::string_view op,
 // so after the switch back they return straight into their caller; that needs them free of
 // locals whose address escapes, so the wait and the violation live in functions of their own.
 void Engine::mutex_lock(mutex& m, source_location loc) {
+  before(&m, loc, true);
   if (aborting_) {
     abort_point();
     return;
@@ -77,6 +79,7 @@ bool Engine::wait_until_free(mutex& m, source_location loc) {
 }
 
 void Engine::mutex_unlock(mutex& m, source_location loc) {
+  before(&m, loc, true);
   if (!m.held_ && !aborting_) {
     unlock_not_held(m, loc);
     return;
@@ -92,6 +95,7 @@ void Engine::unlock_not_held(mutex& m, source_location loc) {
 }
 
 bool Engine::mutex_try_lock(mutex& m, source_location loc) {
+  before(&m, loc, !m.held_);
   if (!m.held_) {
     m.held_ = true;
     m.owner_ = current_id();
@@ -104,6 +108,7 @@ bool Engine::mutex_try_lock(mutex& m, source_location loc) {
 }
 
 void Engine::park(parker& p, source_location loc) {
+  before(&p, loc, true);
   if (aborting_) {
     abort_point();
     return;
@@ -126,6 +131,7 @@ void Engine::park(parker& p, source_location loc) {
 }
 
 void Engine::unpark(parker& p, source_location loc) {
+  before(&p, loc, true);
   p.permit_ = true;
   if (observe_ && !aborting_) touch_waiters(&p);
   if (!aborting_ && p.owner_ < thread_count_) {
@@ -138,6 +144,7 @@ void Engine::unpark(parker& p, source_location loc) {
 }
 
 void Engine::event_set(bool& signaled, bool manual, const void* obj, source_location loc) {
+  before(obj, loc, true);
   const Kind kind = manual ? Kind::manual_reset_event : Kind::auto_reset_event;
   if (aborting_) {
     signaled = true;
@@ -176,11 +183,13 @@ void Engine::event_set(bool& signaled, bool manual, const void* obj, source_loca
 }
 
 void Engine::event_reset(bool& signaled, bool manual, const void* obj, source_location loc) {
+  before(obj, loc, true);
   signaled = false;
   step(manual ? Kind::manual_reset_event : Kind::auto_reset_event, obj, "reset", {}, loc);
 }
 
 void Engine::event_wait(bool& signaled, bool manual, const void* obj, source_location loc) {
+  before(obj, loc, true);
   const Kind kind = manual ? Kind::manual_reset_event : Kind::auto_reset_event;
   if (aborting_) {
     abort_point();
@@ -202,6 +211,7 @@ void Engine::event_wait(bool& signaled, bool manual, const void* obj, source_loc
 }
 
 bool Engine::event_try_wait(bool& signaled, bool manual, const void* obj, source_location loc) {
+  before(obj, loc, signaled && !manual);
   const Kind kind = manual ? Kind::manual_reset_event : Kind::auto_reset_event;
   const bool got = signaled;
   if (got && !manual) signaled = false;
