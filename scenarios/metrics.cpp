@@ -42,6 +42,8 @@ constexpr MetricRule kMetricRules[] = {
     {"exhaustive.distinct_traces_capped", MetricMerge::any},
     {"exhaustive.executions_by_preemptions", MetricMerge::sum_each},
     {"exhaustive.fewer_preemptions_executions", MetricMerge::sum},
+    // Written by an unsharded search only: no shard knows the others' part.
+    {"exhaustive.estimated_executions", MetricMerge::not_merged},
     // Relacy's.
     {"platform", MetricMerge::same},
     {"relacy_scheduler", MetricMerge::same},

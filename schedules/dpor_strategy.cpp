@@ -79,6 +79,7 @@ std::size_t DporStrategy::next_thread(std::span<const ThreadId> runnable, Thread
   }
   Node node;
   node.bound = runnable.size();
+  node.branch_start = explored_ - 1;
   node.runnable.assign(runnable.begin(), runnable.end());
   node.sleep = sleep_;
   node.continuing = node.bound;
@@ -122,6 +123,7 @@ std::uint64_t DporStrategy::next_u64(std::uint64_t bound) {
   Node node;
   node.is_thread = false;
   node.bound = bound;
+  node.branch_start = explored_ - 1;
   node.preemptions_before = path_.empty() ? 0 : preemptions_through(path_.back());
   path_.push_back(std::move(node));
   ++depth_;
@@ -350,6 +352,57 @@ void DporStrategy::cover_unseen_steps() {
   }
 }
 
+bool DporStrategy::next_alternative(Node& node) {
+  if (!node.is_thread) {
+    if (node.chosen + 1 >= node.bound) return false;
+    ++node.chosen;
+    return true;
+  }
+  node.done.push_back({node.runnable[node.chosen], std::move(node.chosen_accesses)});
+  node.chosen_accesses.clear();
+  for (const ThreadId t : node.backtrack) {
+    const bool explored = std::any_of(node.done.begin(), node.done.end(),
+                                      [t](const Sleeper& s) { return s.thread == t; });
+    if (explored || asleep(node, t)) continue;
+    const auto it = std::find(node.runnable.begin(), node.runnable.end(), t);
+    const auto i = static_cast<std::uint64_t>(it - node.runnable.begin());
+    if (it == node.runnable.end() || !allowed(node, i)) continue;
+    node.chosen = i;
+    return true;
+  }
+  return false;
+}
+
+std::uint64_t DporStrategy::rank(const Node& node) {
+  return node.is_thread ? node.done.size() : node.chosen;
+}
+
+std::uint64_t DporStrategy::untried(const Node& node) const {
+  if (!node.is_thread) return node.bound - node.chosen - 1;
+  std::uint64_t n = 0;
+  for (const ThreadId t : node.backtrack) {
+    const bool explored = t == node.runnable[node.chosen] ||
+                          std::any_of(node.done.begin(), node.done.end(),
+                                      [t](const Sleeper& s) { return s.thread == t; });
+    if (explored || asleep(node, t)) continue;
+    const auto it = std::find(node.runnable.begin(), node.runnable.end(), t);
+    if (it != node.runnable.end() &&
+        allowed(node, static_cast<std::uint64_t>(it - node.runnable.begin()))) {
+      ++n;
+    }
+  }
+  return n;
+}
+
+double DporStrategy::estimated_executions() const {
+  double total = static_cast<double>(explored_);
+  for (std::size_t d = 0; d < path_.size(); ++d) {
+    const Node& node = path_[d];
+    total += estimate_.remaining(d, rank(node) + 1, untried(node), explored_ - node.branch_start);
+  }
+  return total;
+}
+
 std::optional<Execution> DporStrategy::new_execution() {
   if (complete_) return std::nullopt;
   if (explored_ > 0) {
@@ -363,29 +416,9 @@ std::optional<Execution> DporStrategy::new_execution() {
     path_.resize(std::min(path_.size(), depth_));
     while (!path_.empty()) {
       Node& node = path_.back();
-      if (!node.is_thread) {
-        if (node.chosen + 1 < node.bound) {
-          ++node.chosen;
-          break;
-        }
-        path_.pop_back();
-        continue;
-      }
-      node.done.push_back({node.runnable[node.chosen], std::move(node.chosen_accesses)});
-      node.chosen_accesses.clear();
-      bool moved = false;
-      for (std::size_t b = 0; b < node.backtrack.size() && !moved; ++b) {
-        const ThreadId t = node.backtrack[b];
-        const bool explored = std::any_of(node.done.begin(), node.done.end(),
-                                          [t](const Sleeper& s) { return s.thread == t; });
-        if (explored || asleep(node, t)) continue;
-        const auto it = std::find(node.runnable.begin(), node.runnable.end(), t);
-        const auto i = static_cast<std::uint64_t>(it - node.runnable.begin());
-        if (it == node.runnable.end() || !allowed(node, i)) continue;
-        node.chosen = i;
-        moved = true;
-      }
-      if (moved) break;
+      estimate_.branch_done(path_.size() - 1, rank(node), explored_ - node.branch_start);
+      node.branch_start = explored_;
+      if (next_alternative(node)) break;
       path_.pop_back();
     }
     if (path_.empty()) {

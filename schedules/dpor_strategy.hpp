@@ -41,6 +41,7 @@
 
 #include "schedules/exhaustive_search.hpp"
 #include "schedules/schedule.hpp"
+#include "schedules/search_estimate.hpp"
 #include "schedules/shard.hpp"
 #include "schedules/step_observer.hpp"
 #include "schedules/strategy.hpp"
@@ -63,8 +64,7 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
                           bool current_yielded) override;
   std::uint64_t next_u64(std::uint64_t bound) override;
 
-  /// Executions started so far, pruned ones included.
-  std::uint64_t executions_explored() const { return explored_; }
+  std::uint64_t executions_explored() const override { return explored_; }
   /// Executions ended early because every runnable thread slept (redundant by construction).
   std::uint64_t executions_pruned() const { return pruned_; }
   /// Distinct Mazurkiewicz traces among the executions that ran to their end (capped at
@@ -81,6 +81,7 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
   std::optional<Reduction> reduction() const override {
     return Reduction{executions_pruned(), distinct_traces(), traces_capped()};
   }
+  double estimated_executions() const override;
 
   static constexpr std::size_t kTraceCap = std::size_t{1} << 22;
 
@@ -106,6 +107,7 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
     std::vector<Access> chosen_accesses;  // the chosen thread's step here (all data branches)
     std::uint64_t continuing = 0;         // index of the thread that could go on (bound: none)
     std::uint32_t preemptions_before = 0;
+    std::uint64_t branch_start = 0;  // explored_ before the first execution of the current choice
   };
   struct Event {
     ThreadId thread;
@@ -122,6 +124,12 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
                  std::span<const ThreadId> runnable) override;
 
   bool allowed(const Node& node, std::uint64_t answer) const;
+  /// Which of `node`'s alternatives its current one is, counted from 0.
+  static std::uint64_t rank(const Node& node);
+  /// The alternatives `node` has still to try after its current one.
+  std::uint64_t untried(const Node& node) const;
+  /// Moves `node` to its next alternative; false when it has none left.
+  bool next_alternative(Node& node);
   std::uint32_t preemptions_through(const Node& node) const;
   bool asleep(const Node& node, ThreadId t) const;
   static bool has(const std::vector<ThreadId>& set, ThreadId t);
@@ -153,6 +161,7 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
   std::unordered_set<std::uint64_t> traces_;
   std::uint64_t traces_before_ = 0;  // classes counted before a resume
   bool traces_capped_ = false;
+  SearchEstimate estimate_;
 };
 
 }  // namespace syncstress

@@ -14,6 +14,8 @@ namespace syncstress {
 
 class ExhaustiveSearch : public Strategy {
  public:
+  /// Executions started so far, pruned ones included.
+  virtual std::uint64_t executions_explored() const = 0;
   /// Choices on the current path (the search's depth), for a progress line.
   virtual std::uint64_t depth() const = 0;
   /// Preemptions in the current (or last) execution's choices so far.
@@ -36,6 +38,11 @@ class ExhaustiveSearch : public Strategy {
   };
   /// Nothing for the plain search, which reduces nothing.
   virtual std::optional<Reduction> reduction() const = 0;
+
+  /// The executions this search will have run when it is complete, estimated from the subtrees
+  /// it has completed (schedules/search_estimate.hpp); exact once it is complete. Between two
+  /// executions.
+  virtual double estimated_executions() const = 0;
 };
 
 }  // namespace syncstress

@@ -24,6 +24,8 @@ std::optional<Execution> ExhaustiveStrategy::new_execution() {
     path_.resize(std::min(path_.size(), depth_));
     while (!path_.empty()) {
       Node& node = path_.back();
+      estimate_.branch_done(path_.size() - 1, node.chosen, explored_ - node.branch_start);
+      node.branch_start = explored_;
       std::uint64_t next = node.chosen + 1;
       while (next < node.bound && !allowed(node, next)) ++next;
       if (next < node.bound) {
@@ -45,6 +47,19 @@ std::optional<Execution> ExhaustiveStrategy::new_execution() {
   e.counts = prefix_.owned();
   if (prefix_.sharded()) e.steps = this;
   return e;
+}
+
+double ExhaustiveStrategy::estimated_executions() const {
+  double total = static_cast<double>(explored_);
+  for (std::size_t d = 0; d < path_.size(); ++d) {
+    const Node& node = path_[d];
+    std::uint64_t untried = 0;
+    for (std::uint64_t next = node.chosen + 1; next < node.bound; ++next) {
+      if (allowed(node, next)) ++untried;
+    }
+    total += estimate_.remaining(d, node.chosen + 1, untried, explored_ - node.branch_start);
+  }
+  return total;
 }
 
 bool ExhaustiveStrategy::step_taken(ThreadId /*thread*/, std::span<const Access> /*accesses*/,
@@ -73,7 +88,7 @@ std::size_t ExhaustiveStrategy::next_thread(std::span<const ThreadId> runnable, 
     ++depth_;
     return static_cast<std::size_t>(node.chosen);
   }
-  Node node{true, bound, 0, bound, 0};
+  Node node{true, bound, 0, bound, 0, explored_ - 1};
   // Preemptions are counted with or without a bound (a violation reports its own).
   const auto it = std::lower_bound(runnable.begin(), runnable.end(), current);
   if (!current_yielded && it != runnable.end() && *it == current) {
@@ -96,7 +111,7 @@ std::uint64_t ExhaustiveStrategy::next_u64(std::uint64_t bound) {
     return node.chosen;
   }
   const std::uint32_t before = path_.empty() ? 0 : preemptions_through(path_.back());
-  path_.push_back(Node{false, bound, 0, bound, before});
+  path_.push_back(Node{false, bound, 0, bound, before, explored_ - 1});
   ++depth_;
   return 0;
 }

@@ -21,6 +21,7 @@
 
 #include "schedules/exhaustive_search.hpp"
 #include "schedules/schedule.hpp"
+#include "schedules/search_estimate.hpp"
 #include "schedules/shard.hpp"
 #include "schedules/step_observer.hpp"
 #include "schedules/strategy.hpp"
@@ -47,7 +48,7 @@ class ExhaustiveStrategy final : public ExhaustiveSearch, private StepObserver {
   std::uint64_t next_u64(std::uint64_t bound) override;
 
   /// Executions started so far (each a distinct path of the tree).
-  std::uint64_t executions_explored() const { return explored_; }
+  std::uint64_t executions_explored() const override { return explored_; }
   /// True once new_execution() has returned false.
   bool complete() const { return complete_; }
   std::uint64_t depth() const override { return path_.size(); }
@@ -56,6 +57,7 @@ class ExhaustiveStrategy final : public ExhaustiveSearch, private StepObserver {
   }
   bool bounded() const override { return preemption_bound_.has_value(); }
   std::optional<Reduction> reduction() const override { return std::nullopt; }
+  double estimated_executions() const override;
 
   /// The path of the last execution, from which the next backtracks.
   nlohmann::json checkpoint() const override;
@@ -70,6 +72,7 @@ class ExhaustiveStrategy final : public ExhaustiveSearch, private StepObserver {
     // continued (bound when none could), and the preemptions on the path above this node.
     std::uint64_t continuing;
     std::uint32_t preemptions_before;
+    std::uint64_t branch_start = 0;  // explored_ before the first execution of the current choice
   };
 
   /// A shard's walk of the prefixes: false where another shard's prefix ends.
@@ -89,6 +92,7 @@ class ExhaustiveStrategy final : public ExhaustiveSearch, private StepObserver {
   // prefix's number in depth-first order, and whether this shard owns it.
   PrefixWalk prefix_;
   std::uint64_t explored_ = 0;
+  SearchEstimate estimate_;
   bool complete_ = false;
 };
 

@@ -81,13 +81,16 @@ void ExhaustiveStrategy::resume(const json& position) {
     for (const auto& n : s.at("path")) {
       path_.push_back(Node{n.at(0).get<bool>(), n.at(1).get<std::uint64_t>(),
                            n.at(2).get<std::uint64_t>(), n.at(3).get<std::uint64_t>(),
-                           n.at(4).get<std::uint32_t>()});
+                           n.at(4).get<std::uint32_t>(), 0});
       if (path_.back().chosen >= path_.back().bound) malformed("a node's answer is out of range");
     }
     depth_ = s.at("depth").get<std::size_t>();
     explored_ = s.at("explored").get<std::uint64_t>();
     complete_ = s.at("complete").get<bool>();
     prefix_.set_state(s.at("prefix").get<std::array<std::int64_t, 4>>());
+    // The estimate starts afresh: the subtrees completed before the checkpoint are not known.
+    estimate_.clear();
+    for (Node& n : path_) n.branch_start = explored_ > 0 ? explored_ - 1 : 0;
   } catch (const json::exception& e) {
     malformed(json_error_text(e).c_str());
   }
@@ -166,6 +169,9 @@ void DporStrategy::resume(const json& position) {
     sleep_.clear();
     choosing_node_ = -1;
     data_hash_ = 0;
+    // The estimate starts afresh: the subtrees completed before the checkpoint are not known.
+    estimate_.clear();
+    for (Node& n : path_) n.branch_start = explored_ > 0 ? explored_ - 1 : 0;
   } catch (const json::exception& e) {
     malformed(json_error_text(e).c_str());
   }

@@ -1,6 +1,7 @@
 #include "backends/sim/cell.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -254,14 +255,23 @@ class SimTrials final : public TrialSource {
   std::optional<std::string> progress(std::uint64_t executions, double seconds) override {
     // Only an exhaustive search runs long enough to show how far it has got.
     if (!search_) return std::nullopt;
-    char text[200];
+    char text[240];
     std::snprintf(text, sizeof text, "%llu executions (%llu pruned), %.0f/s, depth %llu%s, %.1f s",
                   static_cast<unsigned long long>(executions),
                   static_cast<unsigned long long>(reduction_so_far().executions_pruned),
                   seconds > 0 ? static_cast<double>(executions) / seconds : 0.0,
                   static_cast<unsigned long long>(search_->depth()),
                   search_->bounded() ? ", bounded" : "", seconds);
-    return text;
+    std::string line = text;
+    if (plan_.shard.whole()) {
+      // The search's own count (pruned executions included) against its estimate of the total.
+      const double estimate = search_->estimated_executions();
+      const double done = static_cast<double>(search_->executions_explored());
+      std::snprintf(text, sizeof text, ", about %.0f in all (%.0f%% done)", estimate,
+                    estimate > 0 ? 100.0 * done / estimate : 0.0);
+      line += text;
+    }
+    return line;
   }
 
   std::optional<nlohmann::json> position(std::uint64_t executions) override {
@@ -292,6 +302,10 @@ class SimTrials final : public TrialSource {
     }
     exhaustive["executions_by_preemptions"] = counts;
     if (fewer_executions_ != 0) exhaustive["fewer_preemptions_executions"] = fewer_executions_;
+    if (plan_.shard.whole()) {
+      exhaustive["estimated_executions"] =
+          static_cast<std::uint64_t>(std::llround(search_->estimated_executions()));
+    }
   }
 
  private:
