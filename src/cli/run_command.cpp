@@ -53,6 +53,7 @@ const std::filesystem::path& default_report_dir() {
 
 class RunCommand final : public Command {
  public:
+  // A flat list as long as run's flags: each declared in turn, with its help and what it excludes.
   explicit RunCommand(CLI::App& app) {
     sub_ = app.add_subcommand("run", "Run scenarios against primitives and write a report.");
     auto* scenario =
