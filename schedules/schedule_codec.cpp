@@ -238,6 +238,81 @@ std::uint64_t parse_decimal(std::string_view field, const char* what) {
   return value;
 }
 
+/// Refuses a schedule with a character no schedule uses.
+void check_alphabet(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (!schedule_char(text[i])) {
+      malformed("character " + std::to_string(i) + " ('" + std::string(1, text[i]) +
+                "') cannot appear in a schedule, which uses only letters, digits and -_.:~ "
+                "(was it quoted or wrapped when copied?)");
+    }
+  }
+}
+
+/// The six fields of `text` (separated by '.'), refused unless it starts with kMagic, has six,
+/// and its last, the check characters, are those of the rest.
+std::vector<std::string_view> fields_of(std::string_view text) {
+  std::vector<std::string_view> fields;
+  for (std::size_t start = 0;;) {
+    const std::size_t dot = text.find('.', start);
+    fields.push_back(text.substr(start, dot == std::string_view::npos ? dot : dot - start));
+    if (dot == std::string_view::npos) break;
+    start = dot + 1;
+  }
+  if (fields[0] != kMagic) {
+    if (fields[0].size() > 2 && fields[0].substr(0, 2) == "ss") {
+      malformed("format version '" + std::string(fields[0].substr(2)) +
+                "' is not one this build reads (it reads 1); replay it with the syncstress "
+                "that printed it");
+    }
+    malformed("it does not start with 'ss1.'; pass the whole string the report printed");
+  }
+  if (fields.size() != 6) {
+    malformed("expected 6 fields separated by '.', found " + std::to_string(fields.size()) +
+              " (was it cut short?)");
+  }
+  const std::size_t body_size = text.size() - fields[5].size() - 1;
+  if (check_of(text.substr(0, body_size)) != fields[5]) {
+    malformed("its check characters do not match: it was altered or cut when copied");
+  }
+  return fields;
+}
+
+/// The strategy description of the strategy field: '~' and '_' back to '=' and ','.
+std::string description_of(std::string_view field) {
+  if (field.empty()) malformed("the strategy field is empty");
+  std::string description;
+  for (char ch : field) {
+    const char original = ch == '~' ? '=' : ch == '_' ? ',' : ch;
+    if (!description_char(original)) {
+      malformed("the strategy field '" + std::string(field) + "' contains '" + ch + "'");
+    }
+    description.push_back(original);
+  }
+  return description;
+}
+
+/// The `count` choices (at least one) of the choices field, which must hold those and no more.
+std::vector<Choice> decode_choices(std::string_view field, std::uint64_t count) {
+  const std::vector<std::uint8_t> bytes = from_base64url(field);
+  Reader reader{RangeDecoder(bytes)};
+  Model model;
+  std::vector<Choice> choices;
+  // Grown as the choices decode, not sized from the count: a string of forty characters may
+  // claim 2^28 choices (6 GiB) and run out of data after the first few.
+  choices.reserve(std::min<std::uint64_t>(count, bytes.size()));
+  for (std::uint64_t i = 0; i < count; ++i) {
+    Choice c;
+    model.code(reader, c);
+    if (reader.rc.overrun()) malformed("the choices field ends before all choices were read");
+    choices.push_back(c);
+  }
+  if (reader.rc.consumed() != bytes.size()) {
+    malformed("the choices field is longer than its " + std::to_string(count) + " choices need");
+  }
+  return choices;
+}
+
 }  // namespace
 
 std::string codec_detail::check_characters(std::string_view body) { return check_of(body); }
@@ -270,46 +345,10 @@ std::string encode(const Schedule& schedule) {
 }
 
 Schedule decode(std::string_view text) {
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (!schedule_char(text[i])) {
-      malformed("character " + std::to_string(i) + " ('" + std::string(1, text[i]) +
-                "') cannot appear in a schedule, which uses only letters, digits and -_.:~ "
-                "(was it quoted or wrapped when copied?)");
-    }
-  }
-  std::vector<std::string_view> fields;
-  for (std::size_t start = 0;;) {
-    const std::size_t dot = text.find('.', start);
-    fields.push_back(text.substr(start, dot == std::string_view::npos ? dot : dot - start));
-    if (dot == std::string_view::npos) break;
-    start = dot + 1;
-  }
-  if (fields[0] != kMagic) {
-    if (fields[0].size() > 2 && fields[0].substr(0, 2) == "ss") {
-      malformed("format version '" + std::string(fields[0].substr(2)) +
-                "' is not one this build reads (it reads 1); replay it with the syncstress "
-                "that printed it");
-    }
-    malformed("it does not start with 'ss1.'; pass the whole string the report printed");
-  }
-  if (fields.size() != 6) {
-    malformed("expected 6 fields separated by '.', found " + std::to_string(fields.size()) +
-              " (was it cut short?)");
-  }
-  const std::size_t body_size = text.size() - fields[5].size() - 1;
-  if (check_of(text.substr(0, body_size)) != fields[5]) {
-    malformed("its check characters do not match: it was altered or cut when copied");
-  }
-
+  check_alphabet(text);
+  const std::vector<std::string_view> fields = fields_of(text);
   Schedule schedule;
-  if (fields[1].empty()) malformed("the strategy field is empty");
-  for (char ch : fields[1]) {
-    const char original = ch == '~' ? '=' : ch == '_' ? ',' : ch;
-    if (!description_char(original)) {
-      malformed("the strategy field '" + std::string(fields[1]) + "' contains '" + ch + "'");
-    }
-    schedule.strategy.push_back(original);
-  }
+  schedule.strategy = description_of(fields[1]);
   schedule.seed = parse_decimal(fields[2], "seed");
   const std::uint64_t count = parse_decimal(fields[3], "choice count");
   if (count > kMaxChoices) {
@@ -320,21 +359,7 @@ Schedule decode(std::string_view text) {
     if (!fields[4].empty()) malformed("it has choice data but a count of 0");
     return schedule;
   }
-  const std::vector<std::uint8_t> bytes = from_base64url(fields[4]);
-  Reader reader{RangeDecoder(bytes)};
-  Model model;
-  // Grown as the choices decode, not sized from the count: a string of forty characters may
-  // claim 2^28 choices (6 GiB) and run out of data after the first few.
-  schedule.choices.reserve(std::min<std::uint64_t>(count, bytes.size()));
-  for (std::uint64_t i = 0; i < count; ++i) {
-    Choice c;
-    model.code(reader, c);
-    if (reader.rc.overrun()) malformed("the choices field ends before all choices were read");
-    schedule.choices.push_back(c);
-  }
-  if (reader.rc.consumed() != bytes.size()) {
-    malformed("the choices field is longer than its " + std::to_string(count) + " choices need");
-  }
+  schedule.choices = decode_choices(fields[4], count);
   return schedule;
 }
 

@@ -53,6 +53,7 @@ const std::filesystem::path& default_report_dir() {
 
 class RunCommand final : public Command {
  public:
+  // A flat list as long as run's flags: each declared in turn, with its help and what it excludes.
   explicit RunCommand(CLI::App& app) {
     sub_ = app.add_subcommand("run", "Run scenarios against primitives and write a report.");
     auto* scenario =
@@ -184,20 +185,15 @@ class RunCommand final : public Command {
                const report::RunDescription& description, const std::string& label,
                std::uint64_t jobs) const {
     check_jobs_split(config);
-    const std::filesystem::path dir = description.out.has_parent_path()
-                                          ? description.out.parent_path()
-                                      : description.out.empty() ? default_report_dir()
-                                                                : std::filesystem::path(".");
+    const std::filesystem::path dir = jobs_dir(description.out);
     std::filesystem::create_directories(dir);
     const std::filesystem::path shards_dir = report::make_temporary_dir(dir, ".syncstress-jobs-");
     const std::uint64_t count = kShardsPerJob * jobs;
-    std::vector<std::vector<std::string>> programs;
     std::vector<std::filesystem::path> paths;
     for (std::uint64_t k = 1; k <= count; ++k) {
       paths.push_back(shards_dir / concat("shard-", std::to_string(k), ".json"));
-      programs.push_back(
-          shard_command(concat(std::to_string(k), "/", std::to_string(count)), paths.back()));
     }
+    const auto programs = shard_commands(paths);
     if (config.verbosity != Verbosity::quiet) {
       invocation.err << "syncstress: each cell as " << count << " shards, " << jobs
                      << " processes at a time\n";
@@ -205,27 +201,12 @@ class RunCommand final : public Command {
     const auto ended = supervise::run_side_by_side(programs, jobs);
     const auto shards = shard_reports(paths, ended, shards_dir);
     if (shards.size() != paths.size()) {
-      // Stopped before every shard had its turn: no report of the whole run can be made.
-      const int sig = interrupt::requested() == SIGTERM ? SIGTERM : SIGINT;
-      invocation.err << "syncstress: interrupted by " << (sig == SIGTERM ? "SIGTERM" : "SIGINT")
-                     << " before " << paths.size() - shards.size() << " of " << count
-                     << " shards started; the reports of those that ran are in "
-                     << shards_dir.string()
-                     << ": go on by resuming each (syncstress run --resume FILE) and running the "
-                        "others with --shard K/"
-                     << count << ", then merge them all (syncstress merge)\n";
-      return 128 + sig;
+      return stopped_before_all_shards(invocation, shards_dir, count, paths.size() - shards.size());
     }
     nlohmann::json merged = report::merge_reports(shards);
     merged["context"]["command_line"] = invocation.argv;
     merged["config"]["jobs"] = jobs;
-    const bool resumable =
-        std::any_of(shards.begin(), shards.end(), [](const report::ShardReport& shard) {
-          const auto& cells = shard.report.at("cells");
-          return std::any_of(cells.begin(), cells.end(), [](const nlohmann::json& cell) {
-            return !cell.value("position", nlohmann::json()).is_null();
-          });
-        });
+    const bool resumable = any_cell_resumable(shards);
     if (!resumable) {
       std::filesystem::remove_all(shards_dir);
       merged["config"].erase("merged_from");
@@ -242,6 +223,53 @@ class RunCommand final : public Command {
                         "them (syncstress merge)\n";
     }
     return finish(invocation, config, merged, out);
+  }
+
+  /// The folder --jobs makes the shards' folder in: that of the run's report, or
+  /// default_report_dir() without --out.
+  static std::filesystem::path jobs_dir(const std::filesystem::path& out) {
+    return out.has_parent_path() ? out.parent_path()
+           : out.empty()         ? default_report_dir()
+                                 : std::filesystem::path(".");
+  }
+
+  /// The command of each shard, shard K of N (N the number of `paths`) writing its report to the
+  /// Kth path.
+  std::vector<std::vector<std::string>> shard_commands(
+      const std::vector<std::filesystem::path>& paths) const {
+    std::vector<std::vector<std::string>> programs;
+    for (std::size_t k = 1; k <= paths.size(); ++k) {
+      programs.push_back(shard_command(concat(std::to_string(k), "/", std::to_string(paths.size())),
+                                       paths[k - 1]));
+    }
+    return programs;
+  }
+
+  /// --jobs stopped by a signal before `unstarted` of its `count` shards started: no report of
+  /// the whole run can be made. Says how to go on from the shards' reports in `shards_dir` and
+  /// gives the exit code of a run stopped by that signal.
+  static int stopped_before_all_shards(const Invocation& invocation,
+                                       const std::filesystem::path& shards_dir, std::uint64_t count,
+                                       std::size_t unstarted) {
+    const int sig = interrupt::requested() == SIGTERM ? SIGTERM : SIGINT;
+    invocation.err << "syncstress: interrupted by " << (sig == SIGTERM ? "SIGTERM" : "SIGINT")
+                   << " before " << unstarted << " of " << count
+                   << " shards started; the reports of those that ran are in "
+                   << shards_dir.string()
+                   << ": go on by resuming each (syncstress run --resume FILE) and running the "
+                      "others with --shard K/"
+                   << count << ", then merge them all (syncstress merge)\n";
+    return 128 + sig;
+  }
+
+  /// Whether a cell of some shard stopped where it can go on (it has a position).
+  static bool any_cell_resumable(const std::vector<report::ShardReport>& shards) {
+    return std::any_of(shards.begin(), shards.end(), [](const report::ShardReport& shard) {
+      const auto& cells = shard.report.at("cells");
+      return std::any_of(cells.begin(), cells.end(), [](const nlohmann::json& cell) {
+        return !cell.value("position", nlohmann::json()).is_null();
+      });
+    });
   }
 
   /// Refuses --jobs for a run whose schedule does not split into shards.

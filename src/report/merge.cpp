@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "report/report.hpp"
@@ -300,6 +301,87 @@ json merge_cell(const std::vector<const ShardReport*>& shards, std::size_t c) {
   return to_json(out);
 }
 
+/// The shard report `s` is of; a report whose run had no --shard, or whose shard is not K/N, is
+/// refused.
+Shard shard_of(const ShardReport& s) {
+  const json& shard_field = s.report.at("config").value("shard", json(nullptr));
+  if (!shard_field.is_string()) {
+    refuse(concat(s.path.string(), " is not a shard report (its run had no --shard)"));
+  }
+  const auto shard = parse_shard(shard_field.get<std::string>());
+  if (!shard) refuse(concat(s.path.string(), ": its shard '", shard_field.dump(), "' is not K/N"));
+  return *shard;
+}
+
+/// What the shards of one run share, as its first shard report has them.
+struct RunOfShards {
+  const ShardReport& first;
+  std::uint32_t count;  ///< N of K/N
+  json settings;        ///< as run_settings gives them
+  std::string build;    ///< as build_of gives it
+};
+
+/// Refuses `s`, shard `shard`, unless it is a shard of `run` made by the same build.
+void check_same_run(const ShardReport& s, const Shard& shard, const RunOfShards& run) {
+  if (shard.count != run.count) {
+    refuse(concat(s.path.string(), " is a shard of ", std::to_string(shard.count), ", ",
+                  run.first.path.string(), " of ", std::to_string(run.count),
+                  ": not the same run"));
+  }
+  if (run_settings(s.report) != run.settings) {
+    refuse(concat(s.path.string(), " and ", run.first.path.string(),
+                  " are shards of different runs (their scenarios, primitives, schedule, seed, "
+                  "budgets or --set differ)"));
+  }
+  if (build_of(s.report) != run.build) {
+    refuse(concat(s.path.string(), " and ", run.first.path.string(),
+                  " were made by different builds of syncstress (", build_of(s.report), ", ",
+                  run.build, ")"));
+  }
+}
+
+/// `shards` in shard order, each checked to be a shard of the run the first is of; a shard
+/// given twice or missing is refused.
+std::vector<const ShardReport*> shards_by_index(const std::vector<ShardReport>& shards) {
+  json settings = run_settings(shards.front().report);
+  std::string build = build_of(shards.front().report);
+  const RunOfShards run{shards.front(), shard_of(shards.front()).count, std::move(settings),
+                        std::move(build)};
+  std::vector<const ShardReport*> by_index(run.count, nullptr);
+  for (const auto& s : shards) {
+    const Shard shard = shard_of(s);
+    check_same_run(s, shard, run);
+    if (by_index[shard.index] != nullptr) {
+      refuse(concat("shard ", shard.describe(), " is given twice: ",
+                    by_index[shard.index]->path.string(), " and ", s.path.string()));
+    }
+    by_index[shard.index] = &s;
+  }
+  for (std::uint32_t i = 0; i < run.count; ++i) {
+    if (by_index[i] == nullptr) {
+      refuse(concat("shard ", Shard{i, run.count}.describe(), " is missing: merge needs all ",
+                    std::to_string(run.count), " shard reports of the run"));
+    }
+  }
+  return by_index;
+}
+
+/// Refuses shards that do not have the same cells (by name, in order) as the first.
+void check_same_cells(const std::vector<const ShardReport*>& by_index) {
+  const json& first_cells = by_index[0]->report.at("cells");
+  for (const auto* s : by_index) {
+    const json& cells = s->report.at("cells");
+    bool same = cells.size() == first_cells.size();
+    for (std::size_t c = 0; same && c < cells.size(); ++c) {
+      same = cell_name(cells[c]) == cell_name(first_cells[c]);
+    }
+    if (!same) {
+      refuse(concat(s->path.string(), " has other cells than ", by_index[0]->path.string(),
+                    " (a shard interrupted before its last cell?): re-run that shard"));
+    }
+  }
+}
+
 }  // namespace
 
 json continue_cell(const json& before_json, const json& after_json) {
@@ -330,65 +412,12 @@ json continue_cell(const json& before_json, const json& after_json) {
 
 json merge_reports(const std::vector<ShardReport>& shards) {
   if (shards.empty()) refuse("give the shard reports to merge: syncstress merge A.json B.json ...");
-  std::vector<const ShardReport*> by_index;
-  std::uint32_t count = 0;
-  const json settings = run_settings(shards.front().report);
-  const auto build = build_of(shards.front().report);
-  for (const auto& s : shards) {
-    const json& shard_field = s.report.at("config").value("shard", json(nullptr));
-    if (!shard_field.is_string()) {
-      refuse(concat(s.path.string(), " is not a shard report (its run had no --shard)"));
-    }
-    const auto shard = parse_shard(shard_field.get<std::string>());
-    if (!shard)
-      refuse(concat(s.path.string(), ": its shard '", shard_field.dump(), "' is not K/N"));
-    if (count == 0) {
-      count = shard->count;
-      by_index.assign(count, nullptr);
-    }
-    if (shard->count != count) {
-      refuse(concat(s.path.string(), " is a shard of ", std::to_string(shard->count), ", ",
-                    shards.front().path.string(), " of ", std::to_string(count),
-                    ": not the same run"));
-    }
-    if (run_settings(s.report) != settings) {
-      refuse(concat(s.path.string(), " and ", shards.front().path.string(),
-                    " are shards of different runs (their scenarios, primitives, schedule, seed, "
-                    "budgets or --set differ)"));
-    }
-    if (build_of(s.report) != build) {
-      refuse(concat(s.path.string(), " and ", shards.front().path.string(),
-                    " were made by different builds of syncstress (", build_of(s.report), ", ",
-                    build, ")"));
-    }
-    if (by_index[shard->index] != nullptr) {
-      refuse(concat("shard ", shard->describe(), " is given twice: ",
-                    by_index[shard->index]->path.string(), " and ", s.path.string()));
-    }
-    by_index[shard->index] = &s;
-  }
-  for (std::uint32_t i = 0; i < count; ++i) {
-    if (by_index[i] == nullptr) {
-      refuse(concat("shard ", Shard{i, count}.describe(), " is missing: merge needs all ",
-                    std::to_string(count), " shard reports of the run"));
-    }
-  }
-  const json& first_cells = by_index[0]->report.at("cells");
-  for (const auto* s : by_index) {
-    const json& cells = s->report.at("cells");
-    bool same = cells.size() == first_cells.size();
-    for (std::size_t c = 0; same && c < cells.size(); ++c) {
-      same = cell_name(cells[c]) == cell_name(first_cells[c]);
-    }
-    if (!same) {
-      refuse(concat(s->path.string(), " has other cells than ", by_index[0]->path.string(),
-                    " (a shard interrupted before its last cell?): re-run that shard"));
-    }
-  }
-
+  const std::vector<const ShardReport*> by_index = shards_by_index(shards);
+  check_same_cells(by_index);
   json out = by_index[0]->report;
   json cells = json::array();
-  for (std::size_t c = 0; c < first_cells.size(); ++c) cells.push_back(merge_cell(by_index, c));
+  const std::size_t cell_count = by_index[0]->report.at("cells").size();
+  for (std::size_t c = 0; c < cell_count; ++c) cells.push_back(merge_cell(by_index, c));
   out["cells"] = cells;
   recount_summary(out);
   json files = json::array();

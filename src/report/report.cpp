@@ -15,6 +15,8 @@
 #include <stdexcept>
 #include <string_view>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "report/atomic_file.hpp"
 #include "report/version.hpp"
@@ -304,46 +306,61 @@ void print_stress_table(std::ostream& out, const nlohmann::json& report) {
   for (const auto& line : lines) out << "  " << printable(line) << '\n';
 }
 
-}  // namespace
-
-void print_table(std::ostream& out, const nlohmann::json& report) {
-  const std::vector<std::string> header = {"primitive",  "scenario", "schedule",       "verdict",
-                                           "executions", "time",     "first violation"};
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& cell : report.at("cells")) {
-    std::string first;
-    if (!cell.at("violations").empty()) {
-      const auto& v = cell["violations"][0];
-      const auto property = v.at("property").get<std::string>();
-      // One line per cell: the message's first line (a deadlock's wait-for picture follows
-      // on the next ones), without the property when the message already starts with it.
-      auto message = v.at("message").get<std::string>();
-      message = message.substr(0, message.find('\n'));
-      first = message.rfind(property + ":", 0) == 0 ? message : concat(property, ": ", message);
-    } else if (cell.contains("error") && cell["error"].is_string()) {
-      first = cell["error"].get<std::string>();
-    }
-    constexpr std::size_t kMaxFirst = 70;
-    if (first.size() > kMaxFirst) first = first.substr(0, kMaxFirst - 3) + "...";
-    std::string executions = std::to_string(cell.at("executions").get<std::uint64_t>());
-    // An exhaustive search that ran out of schedules: every one within its bounds was run.
-    const auto metrics = cell.find("metrics");
-    if (metrics != cell.end() && metrics->is_object() && metrics->value("search_complete", false)) {
-      executions += " (all)";
-    }
-    // Cut short by the clock or a signal: how far it got.
-    const std::string stopped_by = cell.value("stopped_by", std::string());
-    if (stopped_by == "time_budget" || stopped_by == "interrupted") {
-      executions +=
-          concat(" of ", std::to_string(cell.value("planned_executions", std::uint64_t{0})));
-    }
-    // A report may come from anywhere (merge, a resumed file): its text is shown, not obeyed.
-    rows.push_back({printable(cell.at("primitive").get<std::string>()),
-                    printable(cell.at("scenario").get<std::string>()),
-                    printable(cell.at("schedule").get<std::string>()),
-                    printable(cell.at("verdict").get<std::string>()), executions,
-                    format_seconds(cell.at("elapsed_seconds").get<double>()), printable(first)});
+/// A cell's first violation ("property: message", the message's first line) or its error, cut
+/// to 70 characters; empty for neither.
+std::string first_violation(const nlohmann::json& cell) {
+  std::string first;
+  if (!cell.at("violations").empty()) {
+    const auto& v = cell["violations"][0];
+    const auto property = v.at("property").get<std::string>();
+    // One line per cell: the message's first line (a deadlock's wait-for picture follows
+    // on the next ones), without the property when the message already starts with it.
+    auto message = v.at("message").get<std::string>();
+    message = message.substr(0, message.find('\n'));
+    first = message.rfind(property + ":", 0) == 0 ? message : concat(property, ": ", message);
+  } else if (cell.contains("error") && cell["error"].is_string()) {
+    first = cell["error"].get<std::string>();
   }
+  constexpr std::size_t kMaxFirst = 70;
+  if (first.size() > kMaxFirst) first = first.substr(0, kMaxFirst - 3) + "...";
+  return first;
+}
+
+/// A cell's executions, with " (all)" for a search that ran them all and " of N" for a cell
+/// stopped short of the N it planned.
+std::string executions_of(const nlohmann::json& cell) {
+  std::string executions = std::to_string(cell.at("executions").get<std::uint64_t>());
+  // An exhaustive search that ran out of schedules: every one within its bounds was run.
+  const auto metrics = cell.find("metrics");
+  if (metrics != cell.end() && metrics->is_object() && metrics->value("search_complete", false)) {
+    executions += " (all)";
+  }
+  // Cut short by the clock or a signal: how far it got.
+  const std::string stopped_by = cell.value("stopped_by", std::string());
+  if (stopped_by == "time_budget" || stopped_by == "interrupted") {
+    executions +=
+        concat(" of ", std::to_string(cell.value("planned_executions", std::uint64_t{0})));
+  }
+  return executions;
+}
+
+/// A cell's row of the table.
+std::vector<std::string> table_row(const nlohmann::json& cell) {
+  const std::string first = first_violation(cell);
+  std::string executions = executions_of(cell);
+  // A report may come from anywhere (merge, a resumed file): its text is shown, not obeyed.
+  return {printable(cell.at("primitive").get<std::string>()),
+          printable(cell.at("scenario").get<std::string>()),
+          printable(cell.at("schedule").get<std::string>()),
+          printable(cell.at("verdict").get<std::string>()),
+          std::move(executions),
+          format_seconds(cell.at("elapsed_seconds").get<double>()),
+          printable(first)};
+}
+
+/// `header`, a rule, and `rows`, in columns as wide as their widest entry, separated by '|'.
+void print_columns(std::ostream& out, const std::vector<std::string>& header,
+                   const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> width(header.size());
   for (std::size_t c = 0; c < header.size(); ++c) {
     width[c] = header[c].size();
@@ -366,6 +383,16 @@ void print_table(std::ostream& out, const nlohmann::json& report) {
   }
   out << rule << '\n';
   for (const auto& row : rows) print_row(row);
+}
+
+}  // namespace
+
+void print_table(std::ostream& out, const nlohmann::json& report) {
+  const std::vector<std::string> header = {"primitive",  "scenario", "schedule",       "verdict",
+                                           "executions", "time",     "first violation"};
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& cell : report.at("cells")) rows.push_back(table_row(cell));
+  print_columns(out, header, rows);
   if (rows.empty()) out << "(no cells)\n";
   print_stress_table(out, report);
 }

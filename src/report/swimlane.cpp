@@ -4,6 +4,7 @@
 #include <charconv>
 #include <map>
 #include <optional>
+#include <ostream>
 #include <sstream>
 #include <string_view>
 #include <utility>
@@ -74,76 +75,102 @@ std::string pad(std::string s, std::size_t width) {
   return s;
 }
 
-}  // namespace
-
-std::string render_swimlane(const std::vector<std::string>& trace, const SwimlaneOptions& options) {
-  std::vector<std::optional<Step>> steps;
+/// The columns of the drawing: the threads in order, each lane's width, and the step column's.
+struct Lanes {
   std::vector<std::string> threads;
-  for (const auto& line : trace) {
-    steps.push_back(parse(line));
-    if (steps.back() &&
-        std::find(threads.begin(), threads.end(), steps.back()->thread) == threads.end()) {
-      threads.push_back(steps.back()->thread);
+  std::map<std::string, std::size_t> width;
+  std::size_t step_width = 4;
+};
+
+/// Each line of `trace` parsed; nullopt for a line that does not parse.
+std::vector<std::optional<Step>> parse_all(const std::vector<std::string>& trace) {
+  std::vector<std::optional<Step>> steps;
+  steps.reserve(trace.size());
+  for (const auto& line : trace) steps.push_back(parse(line));
+  return steps;
+}
+
+/// The lanes of `steps`: each as wide as its name and the widest step it shows (at most 40
+/// characters: a longer step is cut), the step column as wide as the widest step number.
+Lanes lanes_of(const std::vector<std::optional<Step>>& steps, const SwimlaneOptions& options) {
+  Lanes lanes;
+  for (const auto& s : steps) {
+    if (s &&
+        std::find(lanes.threads.begin(), lanes.threads.end(), s->thread) == lanes.threads.end()) {
+      lanes.threads.push_back(s->thread);
     }
   }
-  std::sort(threads.begin(), threads.end(), thread_less);
+  std::sort(lanes.threads.begin(), lanes.threads.end(), thread_less);
   constexpr std::size_t kMaxLane = 40;
-  std::map<std::string, std::size_t> width;
-  for (const auto& t : threads) width[t] = t.size();
-  std::size_t step_width = 4;
+  for (const auto& t : lanes.threads) lanes.width[t] = t.size();
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const auto& s = steps[i];
     if (!s) continue;
-    step_width = std::max(step_width, s->step.size());
+    lanes.step_width = std::max(lanes.step_width, s->step.size());
     // Shown: the primitive's steps, the harness's with all_steps, and the last step always.
     if (options.all_steps || !s->bookkeeping || i + 1 == steps.size()) {
-      width[s->thread] = std::min(kMaxLane, std::max(width[s->thread], s->text.size()));
+      auto& width = lanes.width[s->thread];
+      width = std::min(kMaxLane, std::max(width, s->text.size()));
     }
   }
+  return lanes;
+}
 
-  std::ostringstream out;
-  const auto row = [&](const std::string& mark, const std::string& step, const std::string& thread,
-                       const std::string& text, const std::string& where) {
-    out << mark << pad(step, step_width);
-    for (const auto& t : threads) {
-      std::string cell = t == thread ? text : "";
-      if (cell.size() > width[t]) {
-        cell.resize(width[t] - 1);
-        cell += '~';
-      }
-      out << " | " << pad(cell, width[t]);
-    }
-    out << " | " << where << '\n';
-  };
+/// The header row, which names the lanes, and the rule under it.
+void draw_header(std::ostream& out, const Lanes& lanes) {
   std::string header = "  ";
-  header += pad("step", step_width);
-  for (const auto& t : threads) {
+  header += pad("step", lanes.step_width);
+  for (const auto& t : lanes.threads) {
     header += " | ";
-    header += pad(t, width[t]);
+    header += pad(t, lanes.width.at(t));
   }
   out << header << " | where\n";
   std::string rule = "  ";
-  rule.append(step_width, '-');
-  for (const auto& t : threads) {
+  rule.append(lanes.step_width, '-');
+  for (const auto& t : lanes.threads) {
     rule += "-+-";
-    rule.append(width[t], '-');
+    rule.append(lanes.width.at(t), '-');
   }
   rule += "-+------";
   out << rule << '\n';
+}
 
+/// The row of step `s` after `mark`: its text in its thread's lane (cut with a '~' where it is
+/// wider), the other lanes empty, and where it ran.
+void draw_row(std::ostream& out, const Lanes& lanes, const std::string& mark, const Step& s) {
+  out << mark << pad(s.step, lanes.step_width);
+  for (const auto& t : lanes.threads) {
+    const std::size_t width = lanes.width.at(t);
+    std::string cell = t == s.thread ? s.text : "";
+    if (cell.size() > width) {
+      cell.resize(width - 1);
+      cell += '~';
+    }
+    out << " | " << pad(cell, width);
+  }
+  out << " | " << s.where << '\n';
+}
+
+/// The line that stands for `folded` harness steps in a row; nothing for none.
+void draw_folded(std::ostream& out, const Lanes& lanes, std::size_t folded) {
+  if (folded == 0) return;
+  out << "  " << pad("", lanes.step_width) << "   (" << folded << " harness step"
+      << (folded == 1 ? "" : "s") << " folded; --all-steps shows them)\n";
+}
+
+/// A row per step of `trace`: a line that does not parse as it is, the harness's steps folded
+/// into a count unless all are asked for, the last step always shown (marked where the property
+/// broke), and each context switch marked.
+void draw_steps(std::ostream& out, const std::vector<std::string>& trace,
+                const std::vector<std::optional<Step>>& steps, const Lanes& lanes,
+                const SwimlaneOptions& options) {
   std::size_t folded = 0;
   std::string last_thread;
-  const auto flush_folded = [&] {
-    if (folded == 0) return;
-    out << "  " << pad("", step_width) << "   (" << folded << " harness step"
-        << (folded == 1 ? "" : "s") << " folded; --all-steps shows them)\n";
-    folded = 0;
-  };
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const bool last = i + 1 == steps.size();
     const auto& s = steps[i];
     if (!s) {
-      flush_folded();
+      draw_folded(out, lanes, std::exchange(folded, 0));
       out << "  " << trace[i] << '\n';
       continue;
     }
@@ -151,20 +178,17 @@ std::string render_swimlane(const std::vector<std::string>& trace, const Swimlan
       ++folded;
       continue;
     }
-    flush_folded();
+    draw_folded(out, lanes, std::exchange(folded, 0));
     // A context switch: the thread differs from the last one shown.
     const bool switched = !last_thread.empty() && s->thread != last_thread;
     last_thread = s->thread;
-    row(last && !options.breach.empty() ? "=>"
-        : switched                      ? "* "
-                                        : "  ",
-        s->step, s->thread, s->text, s->where);
+    draw_row(out, lanes, last && !options.breach.empty() ? "=>" : switched ? "* " : "  ", *s);
   }
-  flush_folded();
-  if (!options.breach.empty()) out << "=> " << options.breach << '\n';
-  out << "(* marks a context switch; => the step where the property broke)\n";
-  // Trailing spaces of padded last lanes are trimmed line by line.
-  std::string text = out.str();
+  draw_folded(out, lanes, folded);
+}
+
+/// `text` with the trailing spaces of each line trimmed.
+std::string trim_line_ends(const std::string& text) {
   std::string trimmed;
   std::istringstream lines(text);
   for (std::string line; std::getline(lines, line);) {
@@ -173,6 +197,20 @@ std::string render_swimlane(const std::vector<std::string>& trace, const Swimlan
     trimmed += '\n';
   }
   return trimmed;
+}
+
+}  // namespace
+
+std::string render_swimlane(const std::vector<std::string>& trace, const SwimlaneOptions& options) {
+  const auto steps = parse_all(trace);
+  const Lanes lanes = lanes_of(steps, options);
+  std::ostringstream out;
+  draw_header(out, lanes);
+  draw_steps(out, trace, steps, lanes, options);
+  if (!options.breach.empty()) out << "=> " << options.breach << '\n';
+  out << "(* marks a context switch; => the step where the property broke)\n";
+  // The padded last lanes leave spaces at the ends of lines.
+  return trim_line_ends(out.str());
 }
 
 SwimlaneTable swimlane_table(const std::vector<std::string>& trace) {

@@ -185,6 +185,50 @@ void check_relacy_iterations(const StrategySpec& strategy, const scenarios::Cell
                           std::to_string(kLast - (plan.executions - 1))));
 }
 
+/// Refuses --seed for a strategy that takes none. A preset's own seed is simply unused there;
+/// an explicit one is a mistake to point out.
+void check_seed_taken(const scenarios::Preset& preset, const RunConfig& config,
+                      const StrategySpec& strategy) {
+  if (!config.seed || takes_seed(strategy)) return;
+  throw UsageError(concat("--seed ", std::to_string(*config.seed), ": ", describe(strategy),
+                          config.strategy ? "" : concat(" (scenario '", preset.name, "')"),
+                          " takes no seed: it runs the same executions whatever the seed. "
+                          "The schedules that take one: ",
+                          seeded_strategy_names()));
+}
+
+/// --resume: gives `plan` the position the earlier run left the cell of `primitive` in
+/// `preset` at, checked against the plan; false for a cell that run finished, which runs no
+/// more.
+bool take_resume_position(const scenarios::Preset& preset, const PrimitiveInfo& primitive,
+                          const RunConfig& config, const StrategySpec& strategy,
+                          scenarios::CellPlan& plan) {
+  if (config.resume.empty()) return true;
+  const auto it = config.resume.find({std::string(primitive.name), preset.name});
+  if (it == config.resume.end()) return true;
+  if (!it->second) return false;
+  check_resume(*it->second, plan, strategy, config.resume_from,
+               concat(primitive.name, " x ", preset.name));
+  plan.resume = it->second;
+  return true;
+}
+
+/// Checks the cells of `preset` on `backend` by `first`: they share their parameters and
+/// budget. Refuses them, naming the schedules of the other platforms, when it cannot run.
+void check_cells_run(const scenarios::Preset& preset, const Backend& backend,
+                     const StrategySpec& strategy, const PlannedCell& first) {
+  try {
+    backend.check(first.cell, strategy, first.plan);
+  } catch (const UsageError& e) {
+    throw UsageError(
+        concat("scenario '", preset.name, "' does not run on ", backend.platform(),
+               " as configured: ", e.what(),
+               ". Change what it names (--set, --seed, --executions), or use a schedule of "
+               "another platform: ",
+               schedules_for(preset, backend)));
+  }
+}
+
 /// The cells of `preset` the run has, added to `planned`: each primitive of `named` (or of the
 /// catalogue) that runs there, less those `--resume` finished already, every cell checked
 /// before any runs. Throws UsageError for a named primitive or a preset that cannot run.
@@ -192,15 +236,7 @@ void plan_preset(const scenarios::Preset& preset, const std::vector<const Primit
                  const RunConfig& config, std::vector<PlannedCell>& planned) {
   const bool each_named_must_fit = config.presets.size() == 1;
   const StrategySpec strategy = config.strategy ? *config.strategy : strategy_of(preset);
-  // A preset's own seed is simply unused where the strategy takes none; an explicit one is
-  // a mistake to point out.
-  if (config.seed && !takes_seed(strategy)) {
-    throw UsageError(concat("--seed ", std::to_string(*config.seed), ": ", describe(strategy),
-                            config.strategy ? "" : concat(" (scenario '", preset.name, "')"),
-                            " takes no seed: it runs the same executions whatever the seed. "
-                            "The schedules that take one: ",
-                            seeded_strategy_names()));
-  }
+  check_seed_taken(preset, config, strategy);
   check_shardable(strategy, config);
   const Backend& backend = backend_for(strategy);
   const std::size_t planned_before = planned.size();
@@ -217,17 +253,9 @@ void plan_preset(const scenarios::Preset& preset, const std::vector<const Primit
       continue;
     }
     auto plan = plan_of(preset, config, strategy);
-    if (!config.resume.empty()) {
-      const auto it = config.resume.find({std::string(primitive->name), preset.name});
-      if (it != config.resume.end() && !it->second) {
-        ++finished_before;
-        continue;
-      }
-      if (it != config.resume.end()) {
-        check_resume(*it->second, plan, strategy, config.resume_from,
-                     concat(primitive->name, " x ", preset.name));
-        plan.resume = it->second;
-      }
+    if (!take_resume_position(preset, *primitive, config, strategy, plan)) {
+      ++finished_before;
+      continue;
     }
     planned.push_back({scenarios::make_cell(preset, *primitive, config.overrides), strategy,
                        &backend, std::move(plan)});
@@ -240,18 +268,7 @@ void plan_preset(const scenarios::Preset& preset, const std::vector<const Primit
                             " family there (see ", backend.catalogue(),
                             "). Its schedules: ", schedules_for(preset, backend)));
   }
-  // Its cells share their parameters and budget: the first stands for them all.
-  const auto& first = planned[planned_before];
-  try {
-    backend.check(first.cell, strategy, first.plan);
-  } catch (const UsageError& e) {
-    throw UsageError(
-        concat("scenario '", preset.name, "' does not run on ", backend.platform(),
-               " as configured: ", e.what(),
-               ". Change what it names (--set, --seed, --executions), or use a schedule of "
-               "another platform: ",
-               schedules_for(preset, backend)));
-  }
+  check_cells_run(preset, backend, strategy, planned[planned_before]);
 }
 
 }  // namespace

@@ -204,6 +204,7 @@ std::vector<ThreadOps> recent_operations(std::size_t per_thread) {
   return out;
 }
 
+// One table, a case per operation of real_detail::op: as long as the enum is.
 std::string_view op_name(real_detail::op kind) {
   using real_detail::op;
   switch (kind) {
