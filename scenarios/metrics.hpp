@@ -51,6 +51,10 @@ class Metrics {
   std::uint64_t jain_count_ = 0;
 };
 
+/// The key of a cell's metrics that holds what a sim exhaustive search measured (its
+/// reduction, counts by preemptions, estimate): present exactly on the cells such a search ran.
+inline constexpr const char* kSearchMetricsKey = "exhaustive";
+
 /// How the values two parts of one cell give a metric combine into the whole cell's: the shards
 /// of a merged run, or a cell and its resumed continuation.
 enum class MetricMerge {

@@ -2,6 +2,7 @@
 // search and its bounded re-searches find, and it replays.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -55,6 +56,35 @@ TEST(CliExhaustive, AViolationThatNeedsNoPreemptionIsReportedAsFound) {
   const json& v = report.at("cells")[0].at("violations")[0];
   EXPECT_EQ(v.at("preemptions"), 0);
   EXPECT_FALSE(v.contains("first_found"));
+}
+
+TEST(CliExhaustive, ASearchCutShortNeverSaysABarePassAndShowsItsEstimate) {
+  TempDir dir;
+  const auto cut = run_cli({"run", "--scenario", "mutex-safety", "--primitive", "mutex_part7",
+                            "--schedule", "exhaustive", "--set", "actors=2", "--set", "rounds=2",
+                            "--executions", "3000", "--out", "cut.json"},
+                           dir.path());
+  ASSERT_EQ(cut.exit_code, 0) << cut.err;
+  EXPECT_NE(cut.out.find("| pass (search incomplete) | 3000 of about "), std::string::npos)
+      << cut.out;
+  const json cell = json::parse(read_file(dir.path() / "cut.json")).at("cells")[0];
+  EXPECT_FALSE(cell.at("metrics").at("search_complete").get<bool>());
+  const auto estimate =
+      cell.at("metrics").at("exhaustive").at("estimated_executions").get<std::uint64_t>();
+  // The whole search: its estimate is its count once complete.
+  const auto all = run_cli({"run", "--scenario", "mutex-safety", "--primitive", "mutex_part7",
+                            "--schedule", "exhaustive", "--set", "actors=2", "--set", "rounds=2",
+                            "--executions", "1000000", "--out", "all.json"},
+                           dir.path());
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_NE(all.out.find("| pass    | "), std::string::npos) << all.out;
+  const json whole = json::parse(read_file(dir.path() / "all.json")).at("cells")[0];
+  const auto total = whole.at("executions").get<std::uint64_t>();
+  EXPECT_NE(all.out.find(std::to_string(total) + " (all)"), std::string::npos) << all.out;
+  EXPECT_EQ(whole.at("metrics").at("exhaustive").at("estimated_executions"), total);
+  // The estimate made at 3,000 executions, against the total it estimated.
+  EXPECT_LE(estimate, 2 * total);
+  EXPECT_GE(2 * estimate, total);
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 
 #include "report/atomic_file.hpp"
 #include "report/version.hpp"
+#include "scenarios/metrics.hpp"
 #include "scenarios/outcome_json.hpp"
 #include "util/concat.hpp"
 #include "util/json_input.hpp"
@@ -326,22 +327,49 @@ std::string first_violation(const nlohmann::json& cell) {
   return first;
 }
 
-/// A cell's executions, with " (all)" for a search that ran them all and " of N" for a cell
-/// stopped short of the N it planned.
+/// The exhaustive search's metrics of a cell, or null for a cell no sim search ran.
+const nlohmann::json* search_metrics(const nlohmann::json& cell) {
+  const auto metrics = cell.find("metrics");
+  if (metrics == cell.end() || !metrics->is_object()) return nullptr;
+  const auto search = metrics->find(scenarios::kSearchMetricsKey);
+  return search != metrics->end() && search->is_object() ? &*search : nullptr;
+}
+
+bool search_complete(const nlohmann::json& cell) {
+  const auto metrics = cell.find("metrics");
+  return metrics != cell.end() && metrics->is_object() && metrics->value("search_complete", false);
+}
+
+/// A cell's executions, with " (all)" for a search that ran them all, " of N" for a cell
+/// stopped short of the N it planned, and " of about N" for a search stopped short of the N
+/// executions it estimated it has in all.
 std::string executions_of(const nlohmann::json& cell) {
   std::string executions = std::to_string(cell.at("executions").get<std::uint64_t>());
   // An exhaustive search that ran out of schedules: every one within its bounds was run.
-  const auto metrics = cell.find("metrics");
-  if (metrics != cell.end() && metrics->is_object() && metrics->value("search_complete", false)) {
-    executions += " (all)";
-  }
+  if (search_complete(cell)) return executions + " (all)";
   // Cut short by the clock or a signal: how far it got.
   const std::string stopped_by = cell.value("stopped_by", std::string());
   if (stopped_by == "time_budget" || stopped_by == "interrupted") {
     executions +=
         concat(" of ", std::to_string(cell.value("planned_executions", std::uint64_t{0})));
   }
+  if (const nlohmann::json* search = search_metrics(cell)) {
+    const auto estimate = search->find("estimated_executions");
+    if (estimate != search->end() && estimate->is_number_unsigned()) {
+      executions += concat(" of about ", std::to_string(estimate->get<std::uint64_t>()));
+    }
+  }
   return executions;
+}
+
+/// A cell's verdict; a pass of a search that did not run every schedule says so, since only a
+/// complete search's pass holds for every schedule within its bounds.
+std::string verdict_of(const nlohmann::json& cell) {
+  std::string verdict = printable(cell.at("verdict").get<std::string>());
+  if (verdict == "pass" && search_metrics(cell) != nullptr && !search_complete(cell)) {
+    verdict += " (search incomplete)";
+  }
+  return verdict;
 }
 
 /// A cell's row of the table.
@@ -352,7 +380,7 @@ std::vector<std::string> table_row(const nlohmann::json& cell) {
   return {printable(cell.at("primitive").get<std::string>()),
           printable(cell.at("scenario").get<std::string>()),
           printable(cell.at("schedule").get<std::string>()),
-          printable(cell.at("verdict").get<std::string>()),
+          verdict_of(cell),
           std::move(executions),
           format_seconds(cell.at("elapsed_seconds").get<double>()),
           printable(first)};

@@ -14,6 +14,7 @@
 #include "backends/sim/execution.hpp"
 #include "backends/sim/shrink.hpp"
 #include "scenarios/execution_verdict.hpp"
+#include "scenarios/metrics.hpp"
 #include "scenarios/outcome_json.hpp"
 #include "schedules/dpor_strategy.hpp"
 #include "schedules/exhaustive_search.hpp"
@@ -282,7 +283,7 @@ class SimTrials final : public TrialSource {
 
   void finish(nlohmann::json& metrics) override {
     if (!search_) return;
-    auto& exhaustive = metrics["exhaustive"];
+    auto& exhaustive = metrics[scenarios::kSearchMetricsKey];
     if (const auto reduction = search_->reduction()) {
       // What the reduction did: executions it ended as redundant, and the classes of equivalent
       // schedules (Mazurkiewicz traces) the executions that ran to their end belonged to.
