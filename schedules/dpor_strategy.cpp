@@ -229,27 +229,24 @@ void DporStrategy::add_backtrack(std::size_t node_index, const std::vector<Threa
   }
 }
 
-void DporStrategy::analyze_execution() {
+DporStrategy::Analysis DporStrategy::happens_before() const {
+  Analysis out;
   const std::size_t n = events_.size();
-  if (n == 0) return;
   std::size_t threads = 0;
   for (const Event& e : events_) threads = std::max<std::size_t>(threads, e.thread + 1);
-  // clocks[j * threads + t]: how many steps of thread t happen before step j (j's own too).
-  std::vector<std::uint32_t> clocks(n * threads, 0);
-  std::vector<std::uint32_t> nth(n, 0);  // 1-based position of step j in its thread
+  out.threads = threads;
+  out.clocks.assign(n * threads, 0);
+  out.nth.assign(n, 0);
+  std::vector<std::uint32_t>& clocks = out.clocks;
+  std::vector<std::uint32_t>& nth = out.nth;
   std::vector<std::int64_t> last_of(threads, -1);
   struct ObjectState {
     std::int64_t last_write = -1;
     std::vector<std::uint32_t> reads;  // since the last write
   };
   std::unordered_map<std::uint64_t, ObjectState> objects;
-  struct Race {
-    std::uint32_t first, second;
-  };
-  std::vector<Race> races;
   std::vector<std::uint32_t> before(threads);
   std::vector<std::uint32_t> preds;
-  std::uint64_t fingerprint = 0;
   for (std::size_t j = 0; j < n; ++j) {
     const Event& ev = events_[j];
     const ThreadId q = ev.thread;
@@ -280,7 +277,7 @@ void DporStrategy::analyze_execution() {
       const ThreadId p = events_[c].thread;
       h += mix((std::uint64_t{p} << 32 | nth[c]) ^ 0x5bd1e995ULL);
       if (p == q) continue;
-      if (before[p] < nth[c]) races.push_back({c, static_cast<std::uint32_t>(j)});
+      if (before[p] < nth[c]) out.races.push_back({c, static_cast<std::uint32_t>(j)});
       const std::uint32_t* other = &clocks[std::size_t{c} * threads];
       for (std::size_t t = 0; t < threads; ++t) clock[t] = std::max(clock[t], other[t]);
     }
@@ -294,41 +291,51 @@ void DporStrategy::analyze_execution() {
       }
     }
     last_of[q] = static_cast<std::int64_t>(j);
-    fingerprint += mix(h);
+    out.fingerprint += mix(h);
   }
-  if (!last_pruned_) {
-    if (traces_.size() < kTraceCap) {
-      traces_.insert(fingerprint);
-    } else {
-      traces_capped_ = true;
-    }
-  }
+  return out;
+}
 
+void DporStrategy::reverse_races(const Analysis& a) {
   // Each race (e, e'): at the point before e, make sure a thread runs that can start an
   // execution in which e' comes before e. The candidates (initials) are the threads whose first
   // step in u = (the steps after e that do not happen after it), e' has no step of u before it.
+  const std::size_t threads = a.threads;
   std::vector<std::uint32_t> first_in_u(threads);
   std::vector<ThreadId> initials;
-  for (const Race& race : races) {
+  for (const Race& race : a.races) {
     const Event& e = events_[race.first];
     if (e.node < 0) continue;  // e's thread was the only one runnable: nothing else could run
     const ThreadId p = e.thread;
     std::fill(first_in_u.begin(), first_in_u.end(), 0);
     initials.clear();
     for (std::size_t k = race.first + 1; k <= race.second; ++k) {
-      const std::uint32_t* clock = &clocks[k * threads];
-      if (k != race.second && clock[p] >= nth[race.first]) continue;  // after e: not in u
+      const std::uint32_t* clock = &a.clocks[k * threads];
+      if (k != race.second && clock[p] >= a.nth[race.first]) continue;  // after e: not in u
       const ThreadId r = events_[k].thread;
       if (first_in_u[r] != 0) continue;
       bool initial = true;
       for (std::size_t s = 0; s < threads && initial; ++s) {
         if (s != r && first_in_u[s] != 0 && clock[s] >= first_in_u[s]) initial = false;
       }
-      first_in_u[r] = nth[k];
+      first_in_u[r] = a.nth[k];
       if (initial) initials.push_back(r);
     }
     add_backtrack(static_cast<std::size_t>(e.node), initials, events_[race.second].thread);
   }
+}
+
+void DporStrategy::analyze_execution() {
+  if (events_.empty()) return;
+  const Analysis analysis = happens_before();
+  if (!last_pruned_) {
+    if (traces_.size() < kTraceCap) {
+      traces_.insert(analysis.fingerprint);
+    } else {
+      traces_capped_ = true;
+    }
+  }
+  reverse_races(analysis);
 }
 
 void DporStrategy::cover_unseen_steps() {

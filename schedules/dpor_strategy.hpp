@@ -133,6 +133,24 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
   std::uint32_t preemptions_through(const Node& node) const;
   bool asleep(const Node& node, ThreadId t) const;
   static bool has(const std::vector<ThreadId>& set, ThreadId t);
+  /// Two steps that race: dependent, of different threads, the first not happening before the
+  /// second's thread's previous step. Indices into events_.
+  struct Race {
+    std::uint32_t first, second;
+  };
+  /// The last execution's happens-before relation as vector clocks, its races, and the
+  /// fingerprint of its class (Mazurkiewicz trace).
+  struct Analysis {
+    std::size_t threads = 0;
+    std::vector<std::uint32_t> clocks;  // [j * threads + t]: steps of t happening before step j
+    std::vector<std::uint32_t> nth;     // 1-based position of step j in its thread
+    std::vector<Race> races;
+    std::uint64_t fingerprint = 0;
+  };
+  Analysis happens_before() const;
+  /// For each race, a thread at the node before its first step that reverses it.
+  void reverse_races(const Analysis& analysis);
+  /// Counts the last execution's class and adds the backtrack points its races need.
   void analyze_execution();
   void add_backtrack(std::size_t node_index, const std::vector<ThreadId>& initials, ThreadId want);
   void record_step(ThreadId thread, std::span<const Access> accesses,

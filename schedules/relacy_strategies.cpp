@@ -120,6 +120,7 @@ RelacySchedule parse_relacy_schedule_string(const std::string_view whole) {
   return {*scheduler, state};
 }
 
+// Long (63 lines): one check per field of Relacy's scheduler state, in the order Relacy reads it.
 std::uint64_t check_relacy_state(RelacyScheduler scheduler, std::string_view state) {
   if (state.size() > kMaxRelacyState) {
     throw StrategyError("its state has " + std::to_string(state.size()) +

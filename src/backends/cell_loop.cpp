@@ -55,6 +55,8 @@ LoopPlan loop_plan(const Cell& cell, const CellPlan& plan) {
   return loop;
 }
 
+// Long (65 lines): the one loop every backend's trials go through, with its budgets, interrupt,
+// stop reason and the claimed-or-measured rule in the order they are decided per trial.
 void run_cell_loop(CellResult& out, TrialSource& source, const LoopPlan& plan,
                    ExecutionWatch& watch, const ExecutionWatch::Note& note) {
   watch.in_flight(&note);

@@ -40,6 +40,8 @@ Engine::Engine(Options options)
 
 Engine::~Engine() = default;
 
+// Long (70 lines): every per-execution field the engine keeps is reset here, in one place,
+// before the first fiber runs, and released after teardown; split, a field is easily missed.
 ExecutionResult Engine::run(Strategy& strategy, const Execution& execution,
                             std::function<void()> main) {
   if (t_engine != nullptr) throw std::logic_error("sim::Runtime::run is not reentrant");

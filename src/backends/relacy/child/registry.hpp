@@ -275,6 +275,8 @@ inline StopReason stop_reason_of(const Search& s, Relacy::SearchStop stop) {
 
 /// Runs one search of test T: the cell as the typed codec carries it to the CLI (verdict, stop
 /// reason, iterations run, Relacy's metrics, the violation with its schedule and history).
+/// Long (73 lines) because Relacy's rl::simulate drives the iterations and calls back: the
+/// settings, the run and the reading of its outcome share that one call's locals.
 template <class T>
 inline CellResult search(const Search& s) {
   HistoryBuffer history;
