@@ -290,6 +290,12 @@ TEST(CancelHandoff, RandomSchedulesDestroyingAGrantedWaiterLoseNothingAndNeverRe
 }
 
 TEST(CancelHandoff, RandomSchedulesFailTheCorrectedUnlinkWhenAGrantedWaiterIsDestroyed) {
+#ifdef SYNCSTRESS_ASAN
+  // The bug this finds is a write through a granted node into the releaser's list, in a stack
+  // frame that has returned: AddressSanitizer stops the test at that write, before the runtime
+  // reports what follows. The Release build runs it.
+  GTEST_SKIP() << "the primitive's own stack-use-after-return is what this test finds";
+#endif
   // The corrected variant's nodes have no stage and read as queued throughout (Probe::watch),
   // so the canceller destroys W while queued or granted, whichever it finds first.
   RaceCounts counts;
