@@ -229,6 +229,8 @@ void DporStrategy::add_backtrack(std::size_t node_index, const std::vector<Threa
   }
 }
 
+// Long (66 lines): one pass over the steps, whose clocks, per-object last accesses, races and
+// fingerprint are updated together at each step.
 DporStrategy::Analysis DporStrategy::happens_before() const {
   Analysis out;
   const std::size_t n = events_.size();
