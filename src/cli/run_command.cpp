@@ -392,18 +392,17 @@ class RunCommand final : public Command {
 
   /// A cell's position, typed: the shape sim_cell and the Relacy backend write. The supervisor
   /// then checks its numbers against the cell's plan.
-  static scenarios::ResumePoint resume_point(const std::string& path, const nlohmann::json& cell) {
-    const auto& p = cell.at("position");
+  static scenarios::ResumePoint resume_point(const std::string& path, const CellResult& cell) {
+    const nlohmann::json& p = cell.position;
     const auto malformed = [&](const std::string& what) {
-      return UsageError(concat("--resume ", path, ": the position of cell ",
-                               cell.at("primitive").get<std::string>(), " x ",
-                               cell.at("scenario").get<std::string>(), " is malformed: ", what));
+      return UsageError(concat("--resume ", path, ": the position of cell ", cell.primitive, " x ",
+                               cell.scenario, " is malformed: ", what));
     };
-    const auto count = [&](const nlohmann::json& in, const char* key) {
-      if (!in.contains(key) || !in.at(key).is_number_unsigned()) {
+    const auto count = [&](const char* key) {
+      if (!p.contains(key) || !p.at(key).is_number_unsigned()) {
         throw malformed(concat(key, " must be a whole number >= 0"));
       }
-      return in.at(key).get<std::uint64_t>();
+      return p.at(key).get<std::uint64_t>();
     };
     if (!p.is_object()) throw malformed("it must be an object");
     for (const auto& [key, value] : p.items()) {
@@ -413,10 +412,10 @@ class RunCommand final : public Command {
       }
     }
     scenarios::ResumePoint r;
-    r.executions_left = count(p, "executions_left");
-    r.executions_done = count(cell, "executions");
-    r.planned = count(cell, "planned_executions");
-    if (p.contains("next_execution")) r.next_execution = count(p, "next_execution");
+    r.executions_left = count("executions_left");
+    r.executions_done = cell.executions;
+    r.planned = cell.planned_executions;
+    if (p.contains("next_execution")) r.next_execution = count("next_execution");
     if (p.contains("search")) {
       if (!p.at("search").is_object()) throw malformed("search must be an object");
       r.search = p.at("search");
@@ -434,25 +433,26 @@ class RunCommand final : public Command {
   }
 
   /// What each earlier cell asks of the continuation: go on from its position, nothing (it
-  /// finished), or not listed (stopped with no position: it runs again from its start).
+  /// finished), or not listed (stopped with no position: it runs again from its start). The
+  /// cells are read through the codec (report::read_cells).
   std::map<std::pair<std::string, std::string>, std::optional<scenarios::ResumePoint>> positions_of(
       const nlohmann::json& earlier) const {
     std::map<std::pair<std::string, std::string>, std::optional<scenarios::ResumePoint>> out;
-    for (const auto& cell : earlier.at("cells")) {
-      const auto& position = cell.value("position", nlohmann::json());
-      const auto stopped = cell.at("stopped_by").get<std::string>();
-      if (!position.is_null()) {
-        if (stopped != "time_budget" && stopped != "interrupted") {
-          throw UsageError(concat("--resume ", resume_, ": cell ", key_of(cell).first, " x ",
-                                  key_of(cell).second, " stopped by ", stopped,
+    for (const CellResult& cell : report::read_cells(earlier, resume_)) {
+      const std::pair<std::string, std::string> key{cell.primitive, cell.scenario};
+      const bool cut_short =
+          cell.stopped_by == StopReason::time_budget || cell.stopped_by == StopReason::interrupted;
+      if (!cell.position.is_null()) {
+        if (!cut_short) {
+          throw UsageError(concat("--resume ", resume_, ": cell ", cell.primitive, " x ",
+                                  cell.scenario, " stopped by ", to_string(cell.stopped_by),
                                   " but keeps a position: only a cell stopped by its time "
                                   "budget or a signal has one"));
         }
-        out[key_of(cell)] = resume_point(resume_, cell);
-      } else if (stopped != "interrupted" &&
-                 (stopped != "time_budget" ||
-                  cell.value("metrics", nlohmann::json::object()).contains("stress"))) {
-        out[key_of(cell)] = std::nullopt;
+        out[key] = resume_point(resume_, cell);
+      } else if (cell.stopped_by != StopReason::interrupted &&
+                 (cell.stopped_by != StopReason::time_budget || cell.metrics.contains("stress"))) {
+        out[key] = std::nullopt;
       }
     }
     return out;
