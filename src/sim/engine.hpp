@@ -114,6 +114,10 @@ struct SpinState {
     const char* file = nullptr;
     std::uint32_t line = 0;
     Kind kind = Kind::none;
+    /// The same read: of `o`, at the line of `loc`.
+    bool is(const void* o, const source_location& loc) const {
+      return obj == o && line == loc.line() && file == loc.file_name();
+    }
   };
   static constexpr std::uint8_t kReads = 8;
   /// Reads since the thread's last write, block or other effect, oldest first, each (object,

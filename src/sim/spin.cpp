@@ -32,17 +32,14 @@ namespace syncstress::sim::detail {
 
 bool Engine::note_read(Thread& t, Kind kind, const void* obj, const source_location& loc) {
   SpinState& s = t.spin;
-  auto same = [&](const SpinState::Read& r) {
-    return r.obj == obj && r.line == loc.line() && r.file == loc.file_name();
-  };
   for (std::uint8_t i = 0; i < s.size; ++i) {
-    if (!same(s.reads[i])) continue;
+    if (!s.reads[i].is(obj, loc)) continue;
     s.loop = i;
     s.spinning = true;
     s.skipped = 0;
     s.turns = 0;
     for (std::uint8_t k = 0; k < s.endless_count; ++k) {
-      if (same(s.endless[k])) {
+      if (s.endless[k].is(obj, loc)) {
         spin_wait(t);
         return false;
       }
@@ -75,8 +72,7 @@ void Engine::spin_boundary(const void* obj, const source_location& loc, bool wri
   if (!writes) {
     if (obj == nullptr) return;
     for (std::uint8_t i = s.loop; i < s.size; ++i) {
-      const SpinState::Read& r = s.reads[i];
-      if (r.obj == obj && r.line == loc.line() && r.file == loc.file_name()) {
+      if (s.reads[i].is(obj, loc)) {
         if (i == s.loop) ++t.spin.turns;
         return;  // the loop's next read: no scheduling point before it
       }
