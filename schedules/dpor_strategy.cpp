@@ -370,16 +370,22 @@ bool DporStrategy::next_alternative(Node& node) {
   node.done.push_back({node.runnable[node.chosen], std::move(node.chosen_accesses)});
   node.chosen_accesses.clear();
   for (const ThreadId t : node.backtrack) {
-    const bool explored = std::any_of(node.done.begin(), node.done.end(),
-                                      [t](const Sleeper& s) { return s.thread == t; });
-    if (explored || asleep(node, t)) continue;
-    const auto it = std::find(node.runnable.begin(), node.runnable.end(), t);
-    const auto i = static_cast<std::uint64_t>(it - node.runnable.begin());
-    if (it == node.runnable.end() || !allowed(node, i)) continue;
-    node.chosen = i;
-    return true;
+    if (const auto i = to_try(node, t)) {
+      node.chosen = *i;
+      return true;
+    }
   }
   return false;
+}
+
+std::optional<std::uint64_t> DporStrategy::to_try(const Node& node, ThreadId t) const {
+  const bool explored = std::any_of(node.done.begin(), node.done.end(),
+                                    [t](const Sleeper& s) { return s.thread == t; });
+  if (explored || asleep(node, t)) return std::nullopt;
+  const auto it = std::find(node.runnable.begin(), node.runnable.end(), t);
+  const auto i = static_cast<std::uint64_t>(it - node.runnable.begin());
+  if (it == node.runnable.end() || !allowed(node, i)) return std::nullopt;
+  return i;
 }
 
 std::uint64_t DporStrategy::rank(const Node& node) {
@@ -390,15 +396,7 @@ std::uint64_t DporStrategy::untried(const Node& node) const {
   if (!node.is_thread) return node.bound - node.chosen - 1;
   std::uint64_t n = 0;
   for (const ThreadId t : node.backtrack) {
-    const bool explored = t == node.runnable[node.chosen] ||
-                          std::any_of(node.done.begin(), node.done.end(),
-                                      [t](const Sleeper& s) { return s.thread == t; });
-    if (explored || asleep(node, t)) continue;
-    const auto it = std::find(node.runnable.begin(), node.runnable.end(), t);
-    if (it != node.runnable.end() &&
-        allowed(node, static_cast<std::uint64_t>(it - node.runnable.begin()))) {
-      ++n;
-    }
+    if (t != node.runnable[node.chosen] && to_try(node, t)) ++n;
   }
   return n;
 }

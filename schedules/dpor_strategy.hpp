@@ -128,6 +128,9 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
   static std::uint64_t rank(const Node& node);
   /// The alternatives `node` has still to try after its current one.
   std::uint64_t untried(const Node& node) const;
+  /// Where `t` stands in `node`'s runnable threads if the search may still try it there: not
+  /// explored there yet, not asleep, runnable and within the preemption bound.
+  std::optional<std::uint64_t> to_try(const Node& node, ThreadId t) const;
   /// Moves `node` to its next alternative; false when it has none left.
   bool next_alternative(Node& node);
   std::uint32_t preemptions_through(const Node& node) const;
