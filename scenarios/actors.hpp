@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -67,11 +68,12 @@ class Actors {
   /// traced at `loc` (the family's call), not inside std::make_unique.
   void run(source_location loc = source_location::current()) {
     state_->tasks.resize(makers_.size());
+    for (std::size_t i = 0; i < makers_.size(); ++i) state_->finished.emplace_back(0);
     std::vector<std::unique_ptr<typename P::thread>> threads;
     for (std::size_t i = 0; i < makers_.size(); ++i) {
       threads.push_back(std::make_unique<typename P::thread>(
           [this, i] {
-            state_->tasks[i] = finish_counted(makers_[i]());
+            state_->tasks[i] = finish_counted(makers_[i](), i);
             state_->tasks[i].start();
           },
           loc));
@@ -82,14 +84,11 @@ class Actors {
 
   /// The task of actor i, e.g. to cancel it by destroying its frame.
   Task& task_of(std::size_t i) { return state_->tasks[i]; }
-  /// Counts a cancelled actor as finished, so run() stops waiting for it.
-  void cancelled() {
-    state_->finished.fetch_add(1, std::memory_order_acq_rel);
-    P::wake_by_address_all(state_->finished);
-  }
+  /// Counts cancelled actor `i` as finished, so run() stops waiting for it.
+  void cancelled(std::size_t i) { mark_finished(state_->finished[i]); }
 
  private:
-  Task finish_counted(Task inner) {
+  Task finish_counted(Task inner, std::size_t i) {
     co_await inner.finished();
     // An exception escaping an actor is a finding (the scenario's or the primitive's), never
     // swallowed with the task. A runtime's teardown unwinds with a type of its own, not a
@@ -108,19 +107,21 @@ class Actors {
         throw;
       }
     }
-    // Once the count is in, run() may return and the group (whose members live on the body's
+    // Once the flag is set, run() may return and the group (whose members live on the body's
     // stack) go away: only the retired state, through a pointer in this frame, is touched after.
-    auto& finished = state_->finished;
-    // Pairs with the acquire load in wait_all_finished.
-    finished.fetch_add(1, std::memory_order_acq_rel);
-    P::wake_by_address_all(finished);
+    mark_finished(state_->finished[i]);
+  }
+
+  /// Sets an actor's flag, each actor's its own: the actors' ends touch no common object, so a
+  /// reducing search does not order them against each other.
+  static void mark_finished(typename P::template atomic<std::int32_t>& flag) {
+    flag.store(1, std::memory_order_release);  // pairs with the acquire load in wait_all_finished
+    P::wake_by_address_all(flag);
   }
 
   void wait_all_finished() {
-    const auto n = static_cast<std::int32_t>(makers_.size());
-    for (std::int32_t seen = state_->finished.load(std::memory_order_acquire); seen < n;
-         seen = state_->finished.load(std::memory_order_acquire)) {
-      P::wait_on_address(state_->finished, seen);
+    for (auto& flag : state_->finished) {
+      while (flag.load(std::memory_order_acquire) == 0) P::wait_on_address(flag, 0);
     }
   }
 
@@ -128,8 +129,8 @@ class Actors {
   std::mutex finding_mutex_;  // real threads may fail together; see PropertyChecks
   std::vector<std::function<Task()>> makers_;
   struct State {
-    typename P::template atomic<std::int32_t> finished{0};
-    std::vector<Task> tasks;  // after the counter: destroyed first, as the frames go first
+    std::deque<typename P::template atomic<std::int32_t>> finished;  // one flag per actor
+    std::vector<Task> tasks;  // after the flags: destroyed first, as the frames go first
   };
   std::shared_ptr<State> state_ = std::make_shared<State>();
 };

@@ -67,11 +67,18 @@ struct ScenarioContext {
                    "a shared holder entered while an exclusive holder is inside", loc);
     (void)guarded.with([](const std::int64_t& v) { return v; });
   }
-  /// The hold_steps scheduling points of a critical section.
+  /// The hold_steps scheduling points of a critical section. Where a reducing search sees what
+  /// steps touch (sim), yields, which touch nothing: holders inside together (readers, a
+  /// semaphore's token holders) do not order each other's steps. Elsewhere increments of
+  /// `work`, as Relacy's searches and the stress trials have always run them.
   void hold_section() {
     // The hold_steps parameter is looked up once per execution, not per section (a lookup by
     // name costs more than a step), by hold_steps().
-    hold<P>(work, hold_steps());
+    if constexpr (requires { P::note_access(nullptr, false); }) {
+      for (std::int64_t i = hold_steps(); i > 0; --i) P::yield();
+    } else {
+      hold<P>(work, hold_steps());
+    }
   }
   void leave_exclusive() { occupancy.exclusive.add(-1); }
   void leave_shared() { occupancy.shared.add(-1); }

@@ -26,10 +26,20 @@ namespace syncstress::scenarios {
 /// two waiters raced through that doorway. On real threads a thread may be preempted between
 /// its arrival and its doorway for as long as the kernel likes, so a sync waiter counts as
 /// settled only settle_delay() after it arrived.
+///
+/// What a reducing search on sim is told (note_harness_access): nothing unless `ordered`, i.e.
+/// a verdict compares the book's entries in order (a claimed FIFO hand-off or starvation
+/// freedom); otherwise the book only feeds measurements. When ordered, only the orders a
+/// bypass depends on: a waiter's settling against another's arrival (settled_at < arrival),
+/// and acquisitions against each other (whether the other still waits). Two arrivals of
+/// coroutines, or an acquisition and an arrival, are not ordered for it.
 template <Platform P>
 class WaitBook {
  public:
-  explicit WaitBook(Observations& obs) : obs_(obs) { note_harness_created<P>(this); }
+  WaitBook(Observations& obs, bool ordered) : obs_(obs), ordered_(ordered) {
+    note_harness_created<P>(&settles_);
+    note_harness_created<P>(&acquisitions_);
+  }
 
   struct Ticket {
     std::size_t actor;
@@ -39,7 +49,7 @@ class WaitBook {
 
   /// Stamps `actor`'s arrival. A `victim` is watched for starvation: see worst_victim().
   Ticket arrive(std::size_t actor, bool settled, bool victim = false) {
-    note_harness_access<P>(this, true);
+    note(&settles_, settled);
     const std::lock_guard<std::mutex> lock(mutex_);
     Ticket t{actor, HarnessHooks<P>::now(), ++serials_};
     if (victim) obs_.actors[actor].victim = true;
@@ -49,7 +59,7 @@ class WaitBook {
 
   /// Marks the wait of `t` as settled now; a no-op if it already ended.
   void settle(const Ticket& t) {
-    note_harness_access<P>(this, true);
+    note(&settles_, true);
     const std::lock_guard<std::mutex> lock(mutex_);
     for (auto& w : waiting_) {
       if (w.ticket.serial == t.serial && w.settled_at == kNotSettled) {
@@ -60,7 +70,7 @@ class WaitBook {
 
   /// Records the acquisition; returns how many earlier, settled waiters it bypassed.
   std::uint64_t acquired(const Ticket& t) {
-    note_harness_access<P>(this, true);
+    note(&acquisitions_, true);
     const std::lock_guard<std::mutex> lock(mutex_);
     std::uint64_t passed = 0;
     for (auto& w : waiting_) {
@@ -82,7 +92,7 @@ class WaitBook {
 
   /// The longest a still-waiting victim has waited so far, in clock ticks.
   std::uint64_t longest_victim_wait() const {
-    note_harness_access<P>(this, false);
+    note(&acquisitions_, false);
     const std::lock_guard<std::mutex> lock(mutex_);
     const auto now = HarnessHooks<P>::now();
     std::uint64_t worst = 0;
@@ -94,7 +104,7 @@ class WaitBook {
 
   /// The most bypasses any still-waiting victim has suffered in its current wait.
   std::uint64_t worst_victim() const {
-    note_harness_access<P>(this, false);
+    note(&acquisitions_, false);
     const std::lock_guard<std::mutex> lock(mutex_);
     std::uint64_t worst = 0;
     for (const auto& w : waiting_) {
@@ -105,6 +115,9 @@ class WaitBook {
 
  private:
   static constexpr std::uint64_t kNotSettled = ~std::uint64_t{0};
+  void note(const void* what, bool write) const {
+    if (ordered_) note_harness_access<P>(what, write);
+  }
   struct Entry {
     Ticket ticket;
     std::uint64_t bypasses;
@@ -112,6 +125,10 @@ class WaitBook {
     std::uint64_t settled_at;
   };
   Observations& obs_;
+  bool ordered_;
+  // Stand-ins for the reducing search: what settling and acquiring change.
+  char settles_ = 0;
+  char acquisitions_ = 0;
   std::vector<Entry> waiting_;  // in arrival order; a handful of actors, so a vector
   std::uint64_t serials_ = 0;
   mutable std::mutex mutex_;  // for real threads; see PropertyChecks

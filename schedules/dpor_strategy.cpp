@@ -88,6 +88,7 @@ std::size_t DporStrategy::next_thread(std::span<const ThreadId> runnable, Thread
     node.continuing = static_cast<std::uint64_t>(it - runnable.begin());
   }
   node.preemptions_before = path_.empty() ? 0 : preemptions_through(path_.back());
+  node.in_prefix = in_prefix;
   // First the thread that can go on (no preemption), else the lowest one awake and allowed.
   std::optional<std::uint64_t> pick;
   if (node.continuing < node.bound && !asleep(node, runnable[node.continuing])) {
@@ -176,14 +177,31 @@ bool DporStrategy::step_taken(ThreadId thread, std::span<const Access> accesses,
   data_hash_ = 0;
   // Where the prefix ends, another shard's execution ends.
   if (!prefix_.may_go_on(runnable.size(), depth_)) return false;
-  if (!runnable.empty() && std::all_of(runnable.begin(), runnable.end(), [&](ThreadId t) {
-        return std::any_of(sleep_.begin(), sleep_.end(),
-                           [t](const Sleeper& s) { return s.thread == t; });
-      })) {
+  const auto sleeps = [&](ThreadId t) {
+    return std::any_of(sleep_.begin(), sleep_.end(),
+                       [t](const Sleeper& s) { return s.thread == t; });
+  };
+  if (!runnable.empty() && std::all_of(runnable.begin(), runnable.end(), sleeps)) {
     last_pruned_ = true;
     return false;
   }
+  if (std::any_of(sleep_.begin(), sleep_.end(), [&](const Sleeper& s) {
+        return s.accesses.empty() &&
+               std::find(runnable.begin(), runnable.end(), s.thread) != runnable.end();
+      })) {
+    last_pruned_ = true;  // see never_wakes
+    return false;
+  }
   return true;
+}
+
+bool DporStrategy::never_wakes(const Node& node) const {
+  if (preemption_bound_ || node.in_prefix) return false;
+  const auto free = [&](const Sleeper& s) {
+    return s.accesses.empty() && has(node.runnable, s.thread);
+  };
+  return std::any_of(node.done.begin(), node.done.end(), free) ||
+         std::any_of(node.sleep.begin(), node.sleep.end(), free);
 }
 
 void DporStrategy::add_backtrack(std::size_t node_index, const std::vector<ThreadId>& initials,
@@ -229,7 +247,7 @@ void DporStrategy::add_backtrack(std::size_t node_index, const std::vector<Threa
   }
 }
 
-// Long (66 lines): one pass over the steps, whose clocks, per-object last accesses, races and
+// Long (79 lines): one pass over the steps, whose clocks, per-object last accesses, races and
 // fingerprint are updated together at each step.
 DporStrategy::Analysis DporStrategy::happens_before() const {
   Analysis out;
@@ -248,7 +266,11 @@ DporStrategy::Analysis DporStrategy::happens_before() const {
   };
   std::unordered_map<std::uint64_t, ObjectState> objects;
   std::vector<std::uint32_t> before(threads);
-  std::vector<std::uint32_t> preds;
+  struct Pred {
+    std::uint32_t step;
+    bool race;  // false where the later step could not have come first (Access::follows_write)
+  };
+  std::vector<Pred> preds;
   for (std::size_t j = 0; j < n; ++j) {
     const Event& ev = events_[j];
     const ThreadId q = ev.thread;
@@ -268,18 +290,27 @@ DporStrategy::Analysis DporStrategy::happens_before() const {
     for (const Access& a : mine) {
       const auto it = objects.find(a.object);
       if (it == objects.end()) continue;
-      if (it->second.last_write >= 0)
-        preds.push_back(static_cast<std::uint32_t>(it->second.last_write));
-      if (a.write) preds.insert(preds.end(), it->second.reads.begin(), it->second.reads.end());
+      if (it->second.last_write >= 0) {
+        preds.push_back({static_cast<std::uint32_t>(it->second.last_write), !a.follows_write});
+      }
+      if (a.write) {
+        for (const std::uint32_t r : it->second.reads) preds.push_back({r, true});
+      }
     }
-    std::sort(preds.begin(), preds.end());
-    preds.erase(std::unique(preds.begin(), preds.end()), preds.end());
+    // One entry per earlier step, a race if any of its accesses makes one.
+    std::sort(preds.begin(), preds.end(), [](const Pred& x, const Pred& y) {
+      return x.step != y.step ? x.step < y.step : x.race > y.race;
+    });
+    preds.erase(std::unique(preds.begin(), preds.end(),
+                            [](const Pred& x, const Pred& y) { return x.step == y.step; }),
+                preds.end());
     std::uint64_t h = mix((std::uint64_t{q} << 32) ^ nth[j]) ^ mix(ev.data + 1);
-    for (const std::uint32_t c : preds) {
+    for (const Pred& pred : preds) {
+      const std::uint32_t c = pred.step;
       const ThreadId p = events_[c].thread;
       h += mix((std::uint64_t{p} << 32 | nth[c]) ^ 0x5bd1e995ULL);
       if (p == q) continue;
-      if (before[p] < nth[c]) out.races.push_back({c, static_cast<std::uint32_t>(j)});
+      if (pred.race && before[p] < nth[c]) out.races.push_back({c, static_cast<std::uint32_t>(j)});
       const std::uint32_t* other = &clocks[std::size_t{c} * threads];
       for (std::size_t t = 0; t < threads; ++t) clock[t] = std::max(clock[t], other[t]);
     }
@@ -369,6 +400,7 @@ bool DporStrategy::next_alternative(Node& node) {
   }
   node.done.push_back({node.runnable[node.chosen], std::move(node.chosen_accesses)});
   node.chosen_accesses.clear();
+  if (never_wakes(node)) return false;
   for (const ThreadId t : node.backtrack) {
     if (const auto i = to_try(node, t)) {
       node.chosen = *i;
@@ -394,6 +426,7 @@ std::uint64_t DporStrategy::rank(const Node& node) {
 
 std::uint64_t DporStrategy::untried(const Node& node) const {
   if (!node.is_thread) return node.bound - node.chosen - 1;
+  if (never_wakes(node)) return 0;
   std::uint64_t n = 0;
   for (const ThreadId t : node.backtrack) {
     if (t != node.runnable[node.chosen] && to_try(node, t)) ++n;

@@ -108,6 +108,7 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
     std::uint64_t continuing = 0;         // index of the thread that could go on (bound: none)
     std::uint32_t preemptions_before = 0;
     std::uint64_t branch_start = 0;  // explored_ before the first execution of the current choice
+    bool in_prefix = false;          // a shard prefix's choice: explores every thread
   };
   struct Event {
     ThreadId thread;
@@ -135,6 +136,13 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
   bool next_alternative(Node& node);
   std::uint32_t preemptions_through(const Node& node) const;
   bool asleep(const Node& node, ThreadId t) const;
+  /// Whether a thread that sleeps at `node` (explored there, or inherited) takes a step that
+  /// touches nothing next, e.g. a join that blocks. Such a step is independent of every other,
+  /// so the thread sleeps until the execution ends: every execution of another alternative is
+  /// equivalent to one already explored with that step first. Its alternatives are skipped, and
+  /// an execution in which such a thread sleeps is pruned at once (not a shard prefix's choice,
+  /// which explores every thread, and not under a preemption bound, which has no sleep sets).
+  bool never_wakes(const Node& node) const;
   static bool has(const std::vector<ThreadId>& set, ThreadId t);
   /// Two steps that race: dependent, of different threads, the first not happening before the
   /// second's thread's previous step. Indices into events_.

@@ -31,13 +31,19 @@ const json& state_of(const json& position, const char* kind) {
 
 json accesses_to_json(const std::vector<Access>& accesses) {
   json out = json::array();
-  for (const Access& a : accesses) out.push_back({a.object, a.write});
+  for (const Access& a : accesses) {
+    // A third element only where it is set (Access::follows_write).
+    out.push_back(a.follows_write ? json{a.object, a.write, true} : json{a.object, a.write});
+  }
   return out;
 }
 
 std::vector<Access> accesses_from_json(const json& in) {
   std::vector<Access> out;
-  for (const auto& a : in) out.push_back({a.at(0).get<std::uint64_t>(), a.at(1).get<bool>()});
+  for (const auto& a : in) {
+    out.push_back(
+        {a.at(0).get<std::uint64_t>(), a.at(1).get<bool>(), a.size() > 2 && a.at(2).get<bool>()});
+  }
   return out;
 }
 
@@ -171,7 +177,12 @@ void DporStrategy::resume(const json& position) {
     data_hash_ = 0;
     // The estimate starts afresh: the subtrees completed before the checkpoint are not known.
     estimate_.clear();
-    for (Node& n : path_) n.branch_start = explored_ > 0 ? explored_ - 1 : 0;
+    std::uint32_t thread_nodes = 0;
+    for (Node& n : path_) {
+      n.branch_start = explored_ > 0 ? explored_ - 1 : 0;
+      // The first thread choices of every execution are the shard prefix's (PrefixWalk).
+      if (n.is_thread) n.in_prefix = thread_nodes++ < kShardPrefixThreadChoices;
+    }
   } catch (const json::exception& e) {
     malformed(json_error_text(e).c_str());
   }

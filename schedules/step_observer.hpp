@@ -16,9 +16,14 @@ namespace syncstress {
 /// access that changes nothing (a load, a failed compare-exchange, a wait that returned
 /// because the value differed). Two steps of different threads are dependent when they touch
 /// the same object and one of them writes.
+///
+/// `follows_write` marks a read that the step could make only after the object's last write
+/// (a join of a thread that has exited): the step is ordered after that write, but the two
+/// cannot be reordered, so they are not a race for a reduction to reverse.
 struct Access {
   std::uint64_t object = 0;
   bool write = true;
+  bool follows_write = false;
 };
 
 class StepObserver {

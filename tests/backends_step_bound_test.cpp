@@ -41,7 +41,7 @@ using testing::primitive;
 
 TEST(ScenariosStepBound, EventSafetyOnAutoResetEventPart5SurvivesTheExhaustiveSearchOfIssue14) {
   const Cell cell = make_cell(preset("event-safety"), primitive("auto_reset_event_part5"),
-                              {{"max_steps", "300"}});
+                              {{"max_steps", "100"}, {"actors", "6"}});
   // The plain search of issue 14 (the reduced one, the default since, takes other paths).
   const auto spec =
       std::get<SimStrategySpec>(parse_strategy_spec("exhaustive:preemptions=2,reduction=none"));

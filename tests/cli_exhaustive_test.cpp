@@ -61,7 +61,7 @@ TEST(CliExhaustive, AViolationThatNeedsNoPreemptionIsReportedAsFound) {
 TEST(CliExhaustive, ASearchCutShortNeverSaysABarePassAndShowsItsEstimate) {
   TempDir dir;
   const auto cut = run_cli({"run", "--scenario", "mutex-safety", "--primitive", "mutex_part7",
-                            "--schedule", "exhaustive", "--set", "actors=2", "--set", "rounds=2",
+                            "--schedule", "exhaustive", "--set", "actors=2", "--set", "rounds=3",
                             "--executions", "3000", "--out", "cut.json"},
                            dir.path());
   ASSERT_EQ(cut.exit_code, 0) << cut.err;
@@ -73,7 +73,7 @@ TEST(CliExhaustive, ASearchCutShortNeverSaysABarePassAndShowsItsEstimate) {
       cell.at("metrics").at("exhaustive").at("estimated_executions").get<std::uint64_t>();
   // The whole search: its estimate is its count once complete.
   const auto all = run_cli({"run", "--scenario", "mutex-safety", "--primitive", "mutex_part7",
-                            "--schedule", "exhaustive", "--set", "actors=2", "--set", "rounds=2",
+                            "--schedule", "exhaustive", "--set", "actors=2", "--set", "rounds=3",
                             "--executions", "1000000", "--out", "all.json"},
                            dir.path());
   ASSERT_EQ(all.exit_code, 0) << all.err;

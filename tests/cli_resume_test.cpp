@@ -58,7 +58,7 @@ void expect_resumed_equals_whole(const std::vector<std::string>& args) {
 
 TEST(CliResume, AReducedSearchStoppedByItsTimeBudgetResumesToTheUninterruptedTotals) {
   expect_resumed_equals_whole({"run", "--scenario", "mutex-safety", "--primitive", "mutex_part7",
-                               "--schedule", "exhaustive", "--set", "actors=2", "--set", "rounds=1",
+                               "--schedule", "exhaustive", "--set", "actors=2", "--set", "rounds=3",
                                "--executions", "1000000"});
 }
 

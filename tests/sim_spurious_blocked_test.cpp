@@ -343,9 +343,9 @@ TEST(SpuriousWakeWhileBlocked, SpuriousWakeupsOffLeaveTheExhaustiveSearchUnchang
   EXPECT_EQ(p.completed, 27930u);
   DporStrategy reduced;
   const Search r = search(reduced, waits_and_parks, options(false), kAddressWait);
-  EXPECT_EQ(r.executions, 77u);
+  EXPECT_EQ(r.executions, 23u);
   EXPECT_EQ(r.pruned, 5u);
-  EXPECT_EQ(r.completed, 72u);
+  EXPECT_EQ(r.completed, 18u);
 }
 
 }  // namespace

@@ -176,7 +176,7 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
       }
       group.task_of(v).destroy();
       ++obs.numbers["cancelled"];
-      group.cancelled();
+      group.cancelled(v);
     }
     co_return;
   });

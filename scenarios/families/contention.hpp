@@ -48,7 +48,8 @@ inline std::vector<ParamSpec> starvation_specs() {
 template <Platform P>
 struct Context : ScenarioContext<P> {
   Context(Observations& o, std::uint32_t claims, const Params& p)
-      : ScenarioContext<P>(o, claims, p), book(o) {}
+      : ScenarioContext<P>(o, claims, p),
+        book(o, this->checks.claims(kFifoHandoff) || this->checks.claims(kStarvationFreedom)) {}
   WaitBook<P> book;
   Counter<P> budget_used;
   Counter<P> victims_left;

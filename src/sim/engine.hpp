@@ -289,7 +289,7 @@ class Engine {
     make_blocked(t);
     ++steps_;
     if (observe_ || tracing_) [[unlikely]] {
-      note_block(kind, obj, op, values, loc);
+      note_block(kind, obj, op, values, loc, wait != Wait::join);
     }
     return schedule(false, after);
   }
@@ -385,8 +385,11 @@ class Engine {
   void step_noted(Kind kind, const void* obj, std::string_view op, TraceValues values,
                   source_location loc, Point point, bool writes);
   /// block()'s trace entry and observed accesses.
+  /// A blocking step's trace entry and, where `observed`, its accesses. A join that blocks is
+  /// not observed: the exit it waits for wakes every joiner, so whether a joiner waited before
+  /// the exit or came after it changes nothing another thread can see.
   void note_block(Kind kind, const void* obj, std::string_view op, TraceValues values,
-                  source_location loc);
+                  source_location loc, bool observed);
   /// What schedule() does once its thread runs again and finds the execution ended (teardown).
   enum class After : std::uint8_t {
     nothing,

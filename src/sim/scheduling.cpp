@@ -108,15 +108,16 @@ void Engine::step_noted(Kind kind, const void* obj, std::string_view op, TraceVa
     return;
   }
   ++steps_;
-  if (observe_ && obj != nullptr) touch(obj, writes);
+  // A read of an object the step touched already adds nothing (and keeps a join's mark).
+  if (observe_ && obj != nullptr && (writes || !touched(obj))) touch(obj, writes);
   if (tracing_) record(kind, obj, op, values.str(), loc);
   // Resumed by teardown: the operation completed, it returns normally.
   schedule(point == Point::yield, After::step);
 }
 
 void Engine::note_block(Kind kind, const void* obj, std::string_view op, TraceValues values,
-                        source_location loc) {
-  if (observe_) {
+                        source_location loc, bool observed) {
+  if (observe_ && observed) {
     touch(obj, false);   // it found obj not ready,
     touch_waiters(obj);  // and is now on obj's wait list
   }
