@@ -44,6 +44,37 @@ Preset load_preset(const std::filesystem::path& file) {
   return parse_preset(parse_json_input(in, file.string()), file);
 }
 
+namespace {
+
+ModelChecking model_checking_of(const nlohmann::json& doc, const std::filesystem::path& file) {
+  const auto& m = doc["model_checking"];
+  if (!m.is_object()) bad(file, "\"model_checking\" must be an object");
+  for (const auto& [key, value] : m.items()) {
+    if (key != "parameters" && key != "executions" && key != "time_budget") {
+      bad(file, "\"model_checking\" has no field \"" + printable(key) +
+                    "\"; its fields are parameters, executions and time_budget");
+    }
+  }
+  ModelChecking out;
+  if (!m.contains("parameters") || !m["parameters"].is_object()) {
+    bad(file, "\"model_checking.parameters\" must be an object (the size to search at)");
+  }
+  out.parameters = m["parameters"];
+  if (!m.contains("executions") || !m["executions"].is_number_integer() ||
+      m["executions"].get<std::int64_t>() < 1) {
+    bad(file, "\"model_checking.executions\" must be an integer >= 1");
+  }
+  out.executions = m["executions"].get<std::uint64_t>();
+  if (!m.contains("time_budget") || !m["time_budget"].is_number() ||
+      m["time_budget"].get<double>() <= 0) {
+    bad(file, "\"model_checking.time_budget\" must be a number of seconds > 0");
+  }
+  out.time_budget_seconds = m["time_budget"].get<double>();
+  return out;
+}
+
+}  // namespace
+
 Preset parse_preset(const nlohmann::json& doc, const std::filesystem::path& file) {
   if (!doc.is_object()) bad(file, "a preset must be a JSON object");
   Preset p;
@@ -102,7 +133,21 @@ Preset parse_preset(const nlohmann::json& doc, const std::filesystem::path& file
       p.soak = s["soak"].get<bool>();
     }
   }
+  if (doc.contains("model_checking")) p.model_checking = model_checking_of(doc, file);
   return p;
+}
+
+ModelCheckingRun at_model_checking_size(const Preset& preset,
+                                        const std::map<std::string, std::string>& set) {
+  ModelCheckingRun out{preset, set};
+  if (!preset.model_checking) return out;
+  for (const auto& [key, value] : preset.model_checking->parameters.items()) {
+    // As --set spells it: a string as it is, a number or a boolean as JSON writes it.
+    out.overrides.try_emplace(key, value.is_string() ? value.get<std::string>() : value.dump());
+  }
+  out.preset.executions = preset.model_checking->executions;
+  out.preset.time_budget_seconds = preset.model_checking->time_budget_seconds;
+  return out;
 }
 
 }  // namespace syncstress::scenarios

@@ -8,7 +8,9 @@
 //     "kind": "shared_mutex",            // mutex, shared_mutex, semaphore, event, work_queue
 //     "parameters": { "readers": 3 },    // the family's and the runtime's, see `list scenarios`
 //     "schedule": { "strategy": "random", "params": { }, "seed": 1,
-//                   "executions": 500, "time_budget": 20 }
+//                   "executions": 500, "time_budget": 20 },
+//     "model_checking": { "parameters": { "readers": 2 },   // optional: under `exhaustive`
+//                         "executions": 10000000, "time_budget": 600 }
 //   }
 #pragma once
 
@@ -16,12 +18,22 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "primitives/catalog.hpp"
 #include "scenarios/family.hpp"
 
 namespace syncstress::scenarios {
+
+/// The size and budgets at which a model-checking session (the sim's `exhaustive` search) runs a
+/// preset: the smallest at which its properties mean something and the documents' bugs show.
+struct ModelChecking {
+  /// Over the preset's own parameters; --set still overrides both.
+  nlohmann::json parameters = nlohmann::json::object();
+  std::uint64_t executions = 0;
+  double time_budget_seconds = 0;
+};
 
 struct Preset {
   std::string name;
@@ -37,8 +49,19 @@ struct Preset {
   double time_budget_seconds = 30;
   /// The time budget is the plan (a soak test): a cell it ends with nothing broken passes.
   bool soak = false;
+  std::optional<ModelChecking> model_checking;
   std::filesystem::path file;
 };
+
+/// A cell's preset and --set values as a model-checking session runs them: the preset with its
+/// model_checking budgets, and its model_checking parameters as --set values beneath `set` (so a
+/// replay command and a report's violation name them). `preset` and `set` where it has none.
+struct ModelCheckingRun {
+  Preset preset;
+  std::map<std::string, std::string> overrides;
+};
+ModelCheckingRun at_model_checking_size(const Preset& preset,
+                                        const std::map<std::string, std::string>& set);
 
 /// Throws UsageError naming `file` unless `name` keeps kSafeNameRule (util/safe_name.hpp): a
 /// preset's name becomes part of the default report's file name.

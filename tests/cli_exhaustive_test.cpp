@@ -15,17 +15,18 @@ using nlohmann::json;
 
 TEST(CliExhaustive, AViolationIsReportedWithTheFewestPreemptionsItsSearchFinds) {
   TempDir dir;
-  // The depth-first search first meets the resumption after destroy of mutex_part7's fixed
-  // cancellation with two preemptions; bound 1 reaches one with a single preemption.
-  const auto r = run_cli(
-      {"run", "--scenario", "cancellation-during-resume", "--primitive", "mutex_part7_cancel_fixed",
-       "--schedule", "exhaustive", "--executions", "1000000", "--quiet", "--out", "r.json"},
-      dir.path());
+  // The depth-first search first meets the resumption after destroy of shared_mutex_part9's
+  // fixed cancellation with two preemptions; bound 0 reaches one without any.
+  const auto r =
+      run_cli({"run", "--scenario", "shared-mutex-cancellation", "--primitive",
+               "shared_mutex_part9_cancel_fixed", "--schedule", "exhaustive", "--set", "waiters=3",
+               "--set", "cancellations=2", "--executions", "1000000", "--quiet", "--out", "r.json"},
+              dir.path());
   ASSERT_EQ(r.exit_code, 1) << r.err;
   const json cell = json::parse(read_file(dir.path() / "r.json")).at("cells")[0];
   ASSERT_EQ(cell.at("violations").size(), 1u);
   const json& v = cell.at("violations")[0];
-  EXPECT_EQ(v.at("preemptions"), 1);
+  EXPECT_EQ(v.at("preemptions"), 0);
   ASSERT_TRUE(v.contains("first_found"));
   EXPECT_EQ(v.at("first_found").at("preemptions"), 2);
   EXPECT_NE(v.at("first_found").at("schedule"), v.at("schedule"));
@@ -61,7 +62,7 @@ TEST(CliExhaustive, AViolationThatNeedsNoPreemptionIsReportedAsFound) {
 TEST(CliExhaustive, ASearchCutShortNeverSaysABarePassAndShowsItsEstimate) {
   TempDir dir;
   const auto cut = run_cli({"run", "--scenario", "mutex-safety", "--primitive", "mutex_part7",
-                            "--schedule", "exhaustive", "--set", "actors=2", "--set", "rounds=3",
+                            "--schedule", "exhaustive", "--set", "actors=3", "--set", "rounds=2",
                             "--executions", "3000", "--out", "cut.json"},
                            dir.path());
   ASSERT_EQ(cut.exit_code, 0) << cut.err;
@@ -73,7 +74,7 @@ TEST(CliExhaustive, ASearchCutShortNeverSaysABarePassAndShowsItsEstimate) {
       cell.at("metrics").at("exhaustive").at("estimated_executions").get<std::uint64_t>();
   // The whole search: its estimate is its count once complete.
   const auto all = run_cli({"run", "--scenario", "mutex-safety", "--primitive", "mutex_part7",
-                            "--schedule", "exhaustive", "--set", "actors=2", "--set", "rounds=3",
+                            "--schedule", "exhaustive", "--set", "actors=3", "--set", "rounds=2",
                             "--executions", "1000000", "--out", "all.json"},
                            dir.path());
   ASSERT_EQ(all.exit_code, 0) << all.err;

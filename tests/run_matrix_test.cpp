@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "run/matrix.hpp"
 #include "run/replay.hpp"
@@ -169,6 +172,92 @@ TEST(SuperviseMatrix, PresetsScheduleIsParsedOnceAndAPresetWithABadOneIsAUsageEr
   const auto outcome = run_matrix(config);
   ASSERT_EQ(outcome.cells.size(), 1u);
   EXPECT_EQ(outcome.cells.front().schedule, "round-robin");
+}
+
+/// `preset` with a model-checking size of `parameters`.
+scenarios::Preset sized(scenarios::Preset preset, const nlohmann::json& parameters) {
+  preset.model_checking = scenarios::ModelChecking{parameters, 1'000'000, 60};
+  return preset;
+}
+
+TEST(SuperviseMatrix, AnExhaustiveSearchRunsThePresetAtItsModelCheckingSizeBeneathSet) {
+  RunConfig config = one_cell("mutex-safety", "ticket_mutex");
+  config.presets.front() = sized(config.presets.front(), {{"actors", 2}, {"rounds", 1}});
+  config.strategy = parse_strategy_spec("exhaustive");
+  const CellResult at_size = only_cell(run_matrix(config));
+  EXPECT_EQ(at_size.parameters.at("actors"), "2");
+  EXPECT_EQ(at_size.parameters.at("rounds"), "1");
+  EXPECT_EQ(at_size.planned_executions, 1'000'000u);
+  EXPECT_TRUE(at_size.metrics.at("search_complete").get<bool>());
+  // --set wins over the model-checking size.
+  config.overrides["rounds"] = "2";
+  const CellResult set = only_cell(run_matrix(config));
+  EXPECT_EQ(set.parameters.at("actors"), "2");
+  EXPECT_EQ(set.parameters.at("rounds"), "2");
+  EXPECT_GT(set.executions, at_size.executions);
+  // Other schedules run the preset's own size and budget.
+  config.overrides.clear();
+  config.strategy = parse_strategy_spec("random");
+  const CellResult sampled = only_cell(run_matrix(config));
+  EXPECT_EQ(sampled.parameters.at("actors"), "3");
+  EXPECT_EQ(sampled.planned_executions, config.presets.front().executions);
+}
+
+TEST(SuperviseMatrix, AViolationAtTheModelCheckingSizeNamesItAndReplaysFromItsOwnOverrides) {
+  RunConfig config = one_cell("shared-mutex-safety", "shared_mutex_part8");
+  config.presets.front() =
+      sized(config.presets.front(), {{"actors", 3}, {"writers", 1}, {"rounds", 1}});
+  config.strategy = parse_strategy_spec("exhaustive");
+  const CellResult cell = only_cell(run_matrix(config));
+  ASSERT_EQ(cell.verdict, Verdict::fail);
+  const Violation& v = cell.violations.front();
+  EXPECT_EQ(v.overrides.at("actors"), "3");
+  EXPECT_EQ(v.overrides.at("writers"), "1");
+  EXPECT_NE(v.replay_command.find("--set actors=3"), std::string::npos) << v.replay_command;
+  const auto replayed =
+      replay(replay_of("shared-mutex-safety", "shared_mutex_part8", v.schedule, v.overrides));
+  ASSERT_TRUE(replayed.violation.has_value());
+  EXPECT_EQ(replayed.violation->property, v.property);
+}
+
+TEST(SuperviseMatrix, EveryShippedModelCheckingSizeResolvesForEveryPrimitive) {
+  int sized_presets = 0;
+  for (const auto& s : scenarios::list_presets(scenarios::scenarios_dir())) {
+    const scenarios::Preset p = scenarios::load_preset(s.path);
+    if (!p.model_checking) continue;
+    ++sized_presets;
+    RunConfig config;
+    config.presets = {p};
+    config.verbosity = Verbosity::quiet;
+    config.strategy = parse_strategy_spec("exhaustive");
+    config.executions = 1;
+    EXPECT_NO_THROW(run_matrix(config)) << p.name;
+  }
+  EXPECT_GE(sized_presets, 14);
+}
+
+TEST(SuperviseMatrix, AMalformedModelCheckingObjectIsAUsageErrorNamingTheField) {
+  const nlohmann::json base = {
+      {"name", "x"}, {"description", "d"}, {"family", "safety"}, {"kind", "mutex"}};
+  auto with = [&](const nlohmann::json& m) {
+    nlohmann::json doc = base;
+    doc["model_checking"] = m;
+    return doc;
+  };
+  const nlohmann::json good = {
+      {"parameters", {{"actors", 2}}}, {"executions", 10}, {"time_budget", 5}};
+  EXPECT_NO_THROW(scenarios::parse_preset(with(good), "p.json"));
+  for (const auto& [field, value] : std::vector<std::pair<std::string, nlohmann::json>>{
+           {"parameters", 3}, {"executions", 0}, {"time_budget", -1}, {"sizes", 1}}) {
+    nlohmann::json m = good;
+    m[field] = value;
+    try {
+      scenarios::parse_preset(with(m), "p.json");
+      ADD_FAILURE() << field << " was accepted";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

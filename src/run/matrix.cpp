@@ -23,7 +23,15 @@ struct PlannedCell {
   StrategySpec strategy;
   const Backend* backend = nullptr;
   scenarios::CellPlan plan;
+  /// Run at its preset's model-checking size: its violations name every --set value it ran with.
+  bool model_checking_size = false;
 };
+
+/// Whether `strategy` is a model-checking session: the sim's exhaustive search.
+bool model_checks(const StrategySpec& strategy) {
+  const auto* sim = std::get_if<SimStrategySpec>(&strategy);
+  return sim != nullptr && sim->exhaustive() != nullptr;
+}
 
 bool fits(const scenarios::Preset& preset, const PrimitiveInfo& p) {
   return p.kind == preset.kind && scenarios::applies(preset.family, p.kind, p.mode);
@@ -161,6 +169,12 @@ CellResult run_cell(const PlannedCell& p) {
     result.position["shard"] = shard_label(p.plan.shard);
   }
   if (result.planned_executions == 0) result.planned_executions = p.plan.executions;
+  if (p.model_checking_size) {
+    // The size is not the preset's own: replays from the report must be told it.
+    for (Violation& v : result.violations) {
+      if (v.overrides.empty()) v.overrides = p.cell.overrides;
+    }
+  }
   if (interrupt::requested() != 0 && result.verdict == Verdict::error) {
     // A child that the signal reached first (syncstress-relacy before its handler is in).
     result.stopped_by = StopReason::interrupted;
@@ -232,10 +246,15 @@ void check_cells_run(const scenarios::Preset& preset, const Backend& backend,
 /// The cells of `preset` the run has, added to `planned`: each primitive of `named` (or of the
 /// catalogue) that runs there, less those `--resume` finished already, every cell checked
 /// before any runs. Throws UsageError for a named primitive or a preset that cannot run.
-void plan_preset(const scenarios::Preset& preset, const std::vector<const PrimitiveInfo*>& named,
+void plan_preset(const scenarios::Preset& given, const std::vector<const PrimitiveInfo*>& named,
                  const RunConfig& config, std::vector<PlannedCell>& planned) {
   const bool each_named_must_fit = config.presets.size() == 1;
-  const StrategySpec strategy = config.strategy ? *config.strategy : strategy_of(preset);
+  const StrategySpec strategy = config.strategy ? *config.strategy : strategy_of(given);
+  // A model-checking session runs the preset at its model-checking size, beneath --set.
+  const bool model_checking_size = model_checks(strategy) && given.model_checking.has_value();
+  const auto [preset, overrides] = model_checking_size
+                                       ? scenarios::at_model_checking_size(given, config.overrides)
+                                       : scenarios::ModelCheckingRun{given, config.overrides};
   check_seed_taken(preset, config, strategy);
   check_shardable(strategy, config);
   const Backend& backend = backend_for(strategy);
@@ -257,8 +276,8 @@ void plan_preset(const scenarios::Preset& preset, const std::vector<const Primit
       ++finished_before;
       continue;
     }
-    planned.push_back({scenarios::make_cell(preset, *primitive, config.overrides), strategy,
-                       &backend, std::move(plan)});
+    planned.push_back({scenarios::make_cell(preset, *primitive, overrides), strategy, &backend,
+                       std::move(plan), model_checking_size});
   }
   if (planned.size() == planned_before) {
     // --all leaves out what does not run here; one scenario asked for says where it runs.

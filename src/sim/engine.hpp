@@ -176,6 +176,13 @@ struct Thread {
   bool may_wake_spuriously = false;
   /// Woken so: its wait returns as a spurious one.
   bool woken_spuriously = false;
+  /// Under a reducing search (Engine::offers_spurious): it returned spuriously from a wait, and
+  /// nothing it read before that wait has been written since, by it or another thread.
+  bool spurious_spent = false;
+  /// What it read before its last platform wait (the wait's word or parker included): a write
+  /// to one of them makes a spurious return new again.
+  std::array<const void*, SpinState::kReads + 1> wait_reads{};
+  std::uint8_t wait_reads_size = 0;
   unsigned abort_ops = 0;
   SpinState spin;
   /// Objects this thread has created in the execution: with its id, an object's stable name
@@ -289,7 +296,7 @@ class Engine {
     make_blocked(t);
     ++steps_;
     if (observe_ || tracing_) [[unlikely]] {
-      note_block(kind, obj, op, values, loc, wait != Wait::join);
+      note_block(kind, obj, op, values, loc, wait != Wait::join && wait != Wait::mutex);
     }
     return schedule(false, after);
   }
@@ -385,9 +392,10 @@ class Engine {
   void step_noted(Kind kind, const void* obj, std::string_view op, TraceValues values,
                   source_location loc, Point point, bool writes);
   /// block()'s trace entry and observed accesses.
-  /// A blocking step's trace entry and, where `observed`, its accesses. A join that blocks is
-  /// not observed: the exit it waits for wakes every joiner, so whether a joiner waited before
-  /// the exit or came after it changes nothing another thread can see.
+  /// A blocking step's trace entry and, where `observed`, its accesses. A join or a lock that
+  /// blocks is not observed: the exit or unlock it waits for wakes every waiter (a lock's
+  /// waiters then try again), so whether a thread waited before it or came after it changes
+  /// nothing another thread can see.
   void note_block(Kind kind, const void* obj, std::string_view op, TraceValues values,
                   source_location loc, bool observed);
   /// What schedule() does once its thread runs again and finds the execution ended (teardown).
@@ -432,6 +440,14 @@ class Engine {
   /// woken thread, which must run next, or null.
   Thread* wake_spuriously(const Thread& cur);
   void touch(const void* obj, bool write) { accesses_.push_back(Access{object_id(obj), write}); }
+  /// Whether the current step already touches `obj` with a write, or (`write` false) at all.
+  bool covered(const void* obj, bool write) const {
+    const std::uint64_t id = object_id(obj);
+    for (const Access& a : accesses_) {
+      if (a.object == id && (a.write || !write)) return true;
+    }
+    return false;
+  }
   /// Whether the current step already touches `obj`.
   bool touched(const void* obj) const {
     const std::uint64_t id = object_id(obj);
@@ -450,6 +466,7 @@ class Engine {
     if (obj == nullptr) return true;  // a yield outside a spin
     if (writes) {
       t.spin.size = 0;
+      t.spurious_spent = false;
       if ((read_filter_ & filter_bit(obj)) != 0) release_readers(obj);
       return true;
     }
@@ -471,8 +488,17 @@ class Engine {
   /// (Wait::spin) until a write to an object its loop reads.
   void spin_wait(Thread& t);
   /// The current thread writes `obj`: every other thread that read it since its own last write
-  /// forgets its reads, and one that waits in a spin on it runs again.
+  /// forgets its reads, and one that waits in a spin on it runs again; a thread whose platform
+  /// wait read it may return spuriously again (spurious_spent).
   void release_readers(const void* obj);
+  /// Whether a spurious return of `t` may be offered now. Under a reducing search, not when its
+  /// last spurious return led back to a wait with nothing it read written since: that return
+  /// would reach the state the last one did. The condition is the spin loops' (spin.cpp).
+  bool offers_spurious(const Thread& t) const {
+    return !observe_ || !spin_reduction_ || !t.spurious_spent;
+  }
+  /// Before `t` waits on `obj` in a platform wait: what it read, for release_readers.
+  void note_wait_reads(Thread& t, const void* obj);
   /// A bit of read_filter_ for `obj`.
   static std::uint64_t filter_bit(const void* obj) {
     return std::uint64_t{1} << ((reinterpret_cast<std::uintptr_t>(obj) >> 3) & 63);
@@ -485,6 +511,11 @@ class Engine {
   /// and writes its waiters; a step that wakes waiters writes both.
   void touch_waiters(const void* obj) {
     accesses_.push_back(Access{object_id(obj) + (std::uint64_t{1} << 62), true});
+  }
+  /// The chain of a mutex's acquisitions, which every lock writes: two locks are dependent
+  /// through it, a lock and the unlock it follows are not a race (Access::follows_write).
+  void touch_acquisitions(const void* obj) {
+    accesses_.push_back(Access{object_id(obj) + (std::uint64_t{1} << 61), true});
   }
   /// A stable name for `obj`, the same in every execution and every process that runs the
   /// same program: (creating thread, creation order) for an object created in the execution

@@ -134,6 +134,8 @@ ThreadId Engine::new_thread(std::function<void()> fn, bool worker) {
   t.handed = false;
   t.may_wake_spuriously = false;
   t.woken_spuriously = false;
+  t.spurious_spent = false;
+  t.wait_reads_size = 0;
   t.abort_ops = 0;
   t.spin.forget();
   t.spin.endless_count = 0;

@@ -108,8 +108,8 @@ void Engine::step_noted(Kind kind, const void* obj, std::string_view op, TraceVa
     return;
   }
   ++steps_;
-  // A read of an object the step touched already adds nothing (and keeps a join's mark).
-  if (observe_ && obj != nullptr && (writes || !touched(obj))) touch(obj, writes);
+  // An access the step made already adds nothing (and keeps a join's or a lock's mark).
+  if (observe_ && obj != nullptr && !covered(obj, writes)) touch(obj, writes);
   if (tracing_) record(kind, obj, op, values.str(), loc);
   // Resumed by teardown: the operation completed, it returns normally.
   schedule(point == Point::yield, After::step);
@@ -188,7 +188,7 @@ Thread* Engine::wake_spuriously(const Thread& cur) {
     Thread& t = *threads_[i];
     // The thread that has just blocked is not offered: a return at once is the call's own
     // spurious return (Engine::wait_on_address, Engine::park).
-    if (t.state == State::blocked && t.may_wake_spuriously && &t != &cur) {
+    if (t.state == State::blocked && t.may_wake_spuriously && &t != &cur && offers_spurious(t)) {
       spurious_candidates_.push_back(&t);
     }
   }
@@ -219,6 +219,7 @@ Engine::WaitEnd Engine::block_platform_wait(Kind kind, const void* obj, Wait wai
   if (!blocked) return WaitEnd::teardown;
   if (!self.woken_spuriously) return WaitEnd::woken;
   self.woken_spuriously = false;
+  self.spurious_spent = true;
   if (tracing_) spurious_values += "spurious";
   step(kind, obj, op, spurious_values, loc, point, /*writes=*/false);
   return WaitEnd::spurious;

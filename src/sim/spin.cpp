@@ -111,9 +111,22 @@ void Engine::spin_wait(Thread& t) {
   schedule(false, After::blocked);
 }
 
+void Engine::note_wait_reads(Thread& t, const void* obj) {
+  t.wait_reads_size = 0;
+  t.wait_reads[t.wait_reads_size++] = obj;
+  read_filter_ |= filter_bit(obj);
+  for (std::uint8_t i = 0; i < t.spin.size; ++i)
+    t.wait_reads[t.wait_reads_size++] = t.spin.reads[i].obj;
+}
+
 void Engine::release_readers(const void* obj) {
   for (std::uint32_t i = 0; i < thread_count_; ++i) {
     Thread& other = *threads_[i];
+    if (other.spurious_spent && &other != current_) {
+      for (std::uint8_t k = 0; k < other.wait_reads_size; ++k) {
+        if (other.wait_reads[k] == obj) other.spurious_spent = false;
+      }
+    }
     if (&other == current_ || other.spin.size == 0 || !other.spin.reads_object(obj)) continue;
     const bool waits = other.state == State::blocked && other.wait == Wait::spin;
     other.spin.forget();

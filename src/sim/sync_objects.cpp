@@ -25,7 +25,9 @@ void Engine::wait_on_address(const void* obj, bool equal, TraceValues values,
     step(Kind::atomic, obj, "wait_on_address", differs, loc, Point::unwind, /*writes=*/false);
     return;
   }
-  if (inject(spurious_wakeups_on_)) {
+  if (observe_) note_wait_reads(*current_, obj);
+  if (inject(spurious_wakeups_on_ && offers_spurious(*current_))) {
+    current_->spurious_spent = true;
     auto spurious = [&] { return values.str() + ", spurious"; };
     step(Kind::atomic, obj, "wait_on_address", spurious, loc, Point::unwind, /*writes=*/false);
     return;
@@ -67,6 +69,12 @@ void Engine::mutex_lock(mutex& m, source_location loc) {
   if (m.held_ && !wait_until_free(m, loc)) return;
   m.held_ = true;
   m.owner_ = current_id();
+  if (observe_) {
+    // Possible only after the last unlock: ordered after it, never reordered before it. The
+    // race to reverse is with the lock before that unlock, through the acquisitions' chain.
+    accesses_.push_back(Access{object_id(&m), true, /*follows_write=*/true});
+    touch_acquisitions(&m);
+  }
   step(Kind::mutex, &m, "lock", {}, loc);
 }
 
@@ -118,7 +126,9 @@ void Engine::park(parker& p, source_location loc) {
     step(Kind::parker, &p, "park", "permit", loc);
     return;
   }
-  if (inject(spurious_wakeups_on_)) {
+  if (observe_) note_wait_reads(*current_, &p);
+  if (inject(spurious_wakeups_on_ && offers_spurious(*current_))) {
+    current_->spurious_spent = true;
     step(Kind::parker, &p, "park", "spurious", loc, Point::plain,
          /*writes=*/false);
     return;
