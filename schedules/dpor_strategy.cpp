@@ -479,6 +479,7 @@ std::optional<Execution> DporStrategy::new_execution() {
   Execution e;
   e.producer = SimStrategySpec{ExhaustiveParams{preemption_bound_, /*reduce=*/true}};
   e.counts = prefix_.owned();
+  e.reduced = true;
   e.steps = this;
   return e;
 }

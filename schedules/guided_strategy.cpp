@@ -29,6 +29,7 @@ std::optional<Execution> GuidedStrategy::new_execution() {
   started_ = true;
   Execution e;
   e.faults = faults_;
+  e.reduced = reduced_;
   return e;
 }
 

@@ -41,10 +41,11 @@ std::vector<Decision> decisions_of(const Schedule& schedule);
 /// the same.
 class GuidedStrategy final : public Strategy {
  public:
-  /// Guides one execution along `decisions`; it explores faults when `faults` (as the
-  /// schedule the decisions came from did), so that it asks the same fault questions.
-  GuidedStrategy(std::vector<Decision> decisions, bool faults)
-      : decisions_(std::move(decisions)), faults_(faults) {}
+  /// Guides one execution along `decisions`; it explores faults when `faults`, and follows
+  /// Execution::reduced when `reduced` (as the schedule the decisions came from did), so that
+  /// it asks the same questions.
+  GuidedStrategy(std::vector<Decision> decisions, bool faults, bool reduced = false)
+      : decisions_(std::move(decisions)), faults_(faults), reduced_(reduced) {}
 
   /// One execution, then nothing.
   std::optional<Execution> new_execution() override;
@@ -58,6 +59,7 @@ class GuidedStrategy final : public Strategy {
 
   std::vector<Decision> decisions_;
   bool faults_;
+  bool reduced_;
   std::size_t position_ = 0;
   bool started_ = false;
 };

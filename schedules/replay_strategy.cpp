@@ -10,7 +10,9 @@ std::string to_string(const Choice& choice) {
 }
 
 ReplayStrategy::ReplayStrategy(Schedule schedule)
-    : schedule_(std::move(schedule)), faults_(describes_faults(schedule_.strategy)) {}
+    : schedule_(std::move(schedule)),
+      faults_(describes_faults(schedule_.strategy)),
+      reduced_(describes_reduced_search(schedule_.strategy)) {}
 
 std::optional<Execution> ReplayStrategy::new_execution() {
   if (started_) return std::nullopt;
@@ -19,6 +21,7 @@ std::optional<Execution> ReplayStrategy::new_execution() {
   Execution e;
   e.seed = schedule_.seed;
   e.faults = faults_;
+  e.reduced = reduced_;
   return e;
 }
 

@@ -47,6 +47,11 @@ struct Execution {
   /// compare_exchange_weak, where the cell allows them (sim::Options::offer_*). Part of the
   /// producer's description (",faults=on"), so a replay asks the same questions.
   bool faults = false;
+  /// Whether it runs under the reducing search's rules for what the runtime offers: a spurious
+  /// wake-up only where it can lead somewhere new (sim's Engine::offers_spurious). Part of the
+  /// producer's description (exhaustive with its reduction), so a replay or a shrink asks the
+  /// same questions.
+  bool reduced = false;
   /// False for an execution that another shard owns: an exhaustive search runs it only to walk
   /// the top of its tree (schedules/shard.hpp); the cell neither counts nor judges it.
   bool counts = true;

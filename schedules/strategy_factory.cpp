@@ -178,6 +178,17 @@ bool describes_faults(std::string_view description) {
   }
 }
 
+bool describes_reduced_search(std::string_view description) {
+  try {
+    const auto [name, params] = parse_strategy_description(description);
+    const SimStrategySpec spec = parse_sim_strategy(name, params);
+    const ExhaustiveParams* exhaustive = spec.exhaustive();
+    return exhaustive != nullptr && exhaustive->reduce;
+  } catch (const StrategyError&) {
+    return false;
+  }
+}
+
 std::unique_ptr<Strategy> make_strategy_from_description(std::string_view description,
                                                          std::uint64_t seed) {
   const auto [name, params] = parse_strategy_description(description);

@@ -60,6 +60,11 @@ std::pair<std::string, StrategyParams> parse_strategy_description(std::string_vi
 /// ("random:faults=on", "pct:d=3,k=40,faults=on"); false for one that does not parse.
 bool describes_faults(std::string_view description);
 
+/// Whether a description as SimStrategySpec::describe() writes it is the exhaustive search with
+/// its reduction ("exhaustive", "exhaustive:preemptions=2"), whose executions follow
+/// Execution::reduced; false for any other, or one that does not parse.
+bool describes_reduced_search(std::string_view description);
+
 /// make_strategy() from a description and seed. For random and pct this regenerates the
 /// execution a schedule was recorded from (it is the new strategy's first execution) without
 /// its choices; round-robin has one execution anyway; exhaustive starts its search over.

@@ -220,6 +220,27 @@ TEST(SuperviseMatrix, AViolationAtTheModelCheckingSizeNamesItAndReplaysFromItsOw
   EXPECT_EQ(replayed.violation->property, v.property);
 }
 
+TEST(SuperviseMatrix, ASpuriousWakeUpFoundByTheReducedSearchReplaysAndShrinksWithItsRules) {
+  // The reduced search offers a thread fewer spurious returns (Execution::reduced): its
+  // schedules replay, and shrink, only under the same rules, which their description carries.
+  RunConfig config = one_cell("semaphore-spurious-wakeups", "cooperative_semaphore");
+  config.strategy = parse_strategy_spec("exhaustive");
+  config.executions = 20;
+  const CellResult cell = only_cell(run_matrix(config));
+  ASSERT_FALSE(cell.violations.empty());
+  const Violation& v = cell.violations.front();
+  const auto replayed = replay(
+      replay_of("semaphore-spurious-wakeups", "cooperative_semaphore", v.schedule, v.overrides));
+  ASSERT_TRUE(replayed.violation.has_value()) << v.schedule;
+  EXPECT_EQ(replayed.violation->property, v.property);
+  if (!v.original_schedule.empty()) {
+    const auto original = replay(replay_of("semaphore-spurious-wakeups", "cooperative_semaphore",
+                                           v.original_schedule, v.overrides));
+    ASSERT_TRUE(original.violation.has_value()) << v.original_schedule;
+    EXPECT_EQ(original.violation->property, v.property);
+  }
+}
+
 TEST(SuperviseMatrix, EveryShippedModelCheckingSizeResolvesForEveryPrimitive) {
   int sized_presets = 0;
   for (const auto& s : scenarios::list_presets(scenarios::scenarios_dir())) {

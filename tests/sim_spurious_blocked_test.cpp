@@ -348,5 +348,29 @@ TEST(SpuriousWakeWhileBlocked, SpuriousWakeupsOffLeaveTheExhaustiveSearchUnchang
   EXPECT_EQ(r.completed, 18u);
 }
 
+TEST(SpuriousWakeWhileBlocked, EveryExecutionOfTheReducedSearchReplaysFromItsScheduleString) {
+  // The reduced search offers a thread no second spurious return while nothing it read changed
+  // (Execution::reduced): a replay of its schedule string follows the same rule, or it would ask
+  // a question the search never asked.
+  DporStrategy reduced;
+  RecordingStrategy recorder(reduced);
+  sim::Options o = options(true);
+  o.record_trace = true;
+  sim::Runtime runtime(o);
+  sim::Runtime replayer(o);
+  std::uint64_t replayed = 0;
+  while (const auto execution = recorder.new_execution()) {
+    const sim::ExecutionResult r = runtime.run(recorder, *execution, waits_and_parks);
+    if (r.outcome == Outcome::pruned) continue;  // ended by the search, not by the program
+    ReplayStrategy replay(decode(encode(recorder.schedule().value())));
+    const auto again = replay.new_execution();
+    ASSERT_TRUE(again.has_value());
+    const sim::ExecutionResult r2 = replayer.run(replay, *again, waits_and_parks);
+    ASSERT_EQ(r2.format_trace(), r.format_trace()) << "execution " << replayed + 1;
+    ++replayed;
+  }
+  EXPECT_GT(replayed, 10u);
+}
+
 }  // namespace
 }  // namespace syncstress

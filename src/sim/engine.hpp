@@ -176,8 +176,8 @@ struct Thread {
   bool may_wake_spuriously = false;
   /// Woken so: its wait returns as a spurious one.
   bool woken_spuriously = false;
-  /// Under a reducing search (Engine::offers_spurious): it returned spuriously from a wait, and
-  /// nothing it read before that wait has been written since, by it or another thread.
+  /// In the reducing search's executions (Engine::offers_spurious): it returned spuriously from a
+  /// wait, and nothing it read before that wait has been written since, by it or another thread.
   bool spurious_spent = false;
   /// What it read before its last platform wait (the wait's word or parker included): a write
   /// to one of them makes a spurious return new again.
@@ -491,11 +491,12 @@ class Engine {
   /// forgets its reads, and one that waits in a spin on it runs again; a thread whose platform
   /// wait read it may return spuriously again (spurious_spent).
   void release_readers(const void* obj);
-  /// Whether a spurious return of `t` may be offered now. Under a reducing search, not when its
+  /// Whether a spurious return of `t` may be offered now. In the reducing search's executions
+  /// (Execution::reduced), not when its
   /// last spurious return led back to a wait with nothing it read written since: that return
   /// would reach the state the last one did. The condition is the spin loops' (spin.cpp).
   bool offers_spurious(const Thread& t) const {
-    return !observe_ || !spin_reduction_ || !t.spurious_spent;
+    return !reduced_ || !spin_reduction_ || !t.spurious_spent;
   }
   /// Before `t` waits on `obj` in a platform wait: what it read, for release_readers.
   void note_wait_reads(Thread& t, const void* obj);
@@ -584,6 +585,7 @@ class Engine {
   /// an object whose bit is clear has no reader to release.
   std::uint64_t read_filter_ = 0;
   bool spurious_wakeups_on_ = false;
+  bool reduced_ = false;  // Execution::reduced, fixed when run() starts
   bool spurious_cas_failures_on_ = false;
   StackPool stacks_;
   Strategy* strategy_ = nullptr;

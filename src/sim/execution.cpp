@@ -56,6 +56,7 @@ ExecutionResult Engine::run(Strategy& strategy, const Execution& execution,
     name_fixed_object(&queue_, FixedObject::engine, 0);
     name_fixed_object(&host_parker_, FixedObject::engine, 1);
   }
+  reduced_ = execution.reduced;
   const bool faults = execution.faults;
   spurious_wakeups_on_ = options_.spurious_wakeups || (faults && options_.offer_spurious_wakeups);
   spurious_cas_failures_on_ =

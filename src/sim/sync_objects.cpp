@@ -25,7 +25,7 @@ void Engine::wait_on_address(const void* obj, bool equal, TraceValues values,
     step(Kind::atomic, obj, "wait_on_address", differs, loc, Point::unwind, /*writes=*/false);
     return;
   }
-  if (observe_) note_wait_reads(*current_, obj);
+  if (reduced_) note_wait_reads(*current_, obj);
   if (inject(spurious_wakeups_on_ && offers_spurious(*current_))) {
     current_->spurious_spent = true;
     auto spurious = [&] { return values.str() + ", spurious"; };
@@ -126,7 +126,7 @@ void Engine::park(parker& p, source_location loc) {
     step(Kind::parker, &p, "park", "permit", loc);
     return;
   }
-  if (observe_) note_wait_reads(*current_, &p);
+  if (reduced_) note_wait_reads(*current_, &p);
   if (inject(spurious_wakeups_on_ && offers_spurious(*current_))) {
     current_->spurious_spent = true;
     step(Kind::parker, &p, "park", "spurious", loc, Point::plain,

@@ -84,6 +84,7 @@ class Shrinker {
         watch_(watch),
         overrides_(cell.overrides),
         faults_(describes_faults(found.strategy)),
+        reduced_(describes_reduced_search(found.strategy)),
         start_(std::chrono::steady_clock::now()) {}
 
   std::optional<Shrunk> run() {
@@ -173,7 +174,7 @@ class Shrinker {
   /// Runs `decisions` on the current cell; nullopt when the budget is spent.
   std::optional<Run> attempt(std::vector<Decision> decisions) {
     if (!budget_left()) return std::nullopt;
-    GuidedStrategy guided(std::move(decisions), faults_);
+    GuidedStrategy guided(std::move(decisions), faults_, reduced_);
     return trial(guided);
   }
 
@@ -409,7 +410,8 @@ class Shrinker {
   TrialRunner& runner_;
   ExecutionWatch& watch_;
   std::map<std::string, std::string> overrides_;
-  bool faults_;  ///< the counterexample's producer explored faults: so do the trials
+  bool faults_;   ///< the counterexample's producer explored faults: so do the trials
+  bool reduced_;  ///< and followed Execution::reduced: so do the trials
   std::chrono::steady_clock::time_point start_;
   Run best_;
   std::uint64_t original_steps_ = 0;
