@@ -391,7 +391,6 @@ class Engine {
   /// step() with its trace entry and observed accesses, or in teardown.
   void step_noted(Kind kind, const void* obj, std::string_view op, TraceValues values,
                   source_location loc, Point point, bool writes);
-  /// block()'s trace entry and observed accesses.
   /// A blocking step's trace entry and, where `observed`, its accesses. A join or a lock that
   /// blocks is not observed: the exit or unlock it waits for wakes every waiter (a lock's
   /// waiters then try again), so whether a thread waited before it or came after it changes
@@ -492,9 +491,9 @@ class Engine {
   /// wait read it may return spuriously again (spurious_spent).
   void release_readers(const void* obj);
   /// Whether a spurious return of `t` may be offered now. In the reducing search's executions
-  /// (Execution::reduced), not when its
-  /// last spurious return led back to a wait with nothing it read written since: that return
-  /// would reach the state the last one did. The condition is the spin loops' (spin.cpp).
+  /// (Execution::reduced), not when its last spurious return led back to a wait with nothing it
+  /// read written since: that return would reach the state the last one did. The condition is
+  /// the spin loops' (spin.cpp).
   bool offers_spurious(const Thread& t) const {
     return !reduced_ || !spin_reduction_ || !t.spurious_spent;
   }

@@ -107,6 +107,9 @@ bool Engine::mutex_try_lock(mutex& m, source_location loc) {
   if (!m.held_) {
     m.held_ = true;
     m.owner_ = current_id();
+    // An acquisition like lock's, in the chain a later lock races with (a try_lock that
+    // succeeds may also come before the last unlock, where it fails: its plain write says so).
+    if (observe_ && !aborting_) touch_acquisitions(&m);
     step(Kind::mutex, &m, "try_lock", "acquired", loc, Point::unwind);
     return true;
   }
