@@ -438,20 +438,15 @@ class Engine {
   /// wait spuriously, and which (recorded choices, asked only when one could be). Returns the
   /// woken thread, which must run next, or null.
   Thread* wake_spuriously(const Thread& cur);
-  void touch(const void* obj, bool write) { accesses_.push_back(Access{object_id(obj), write}); }
+  /// Adds an access of the current step (`follows_write`: see Access).
+  void touch(const void* obj, bool write, bool follows_write = false) {
+    accesses_.push_back(Access{object_id(obj), write, follows_write});
+  }
   /// Whether the current step already touches `obj` with a write, or (`write` false) at all.
   bool covered(const void* obj, bool write) const {
     const std::uint64_t id = object_id(obj);
     for (const Access& a : accesses_) {
       if (a.object == id && (a.write || !write)) return true;
-    }
-    return false;
-  }
-  /// Whether the current step already touches `obj`.
-  bool touched(const void* obj) const {
-    const std::uint64_t id = object_id(obj);
-    for (const Access& a : accesses_) {
-      if (a.object == id) return true;
     }
     return false;
   }

@@ -271,7 +271,7 @@ void Engine::join(ThreadId id, const source_location& loc, bool from_destructor)
   for (;;) {
     if (t->state == State::finished) {
       // Possible only after the thread's exit: ordered after it, never reordered before it.
-      if (observe_) accesses_.push_back(Access{object_id(t), false, /*follows_write=*/true});
+      if (observe_) touch(t, false, /*follows_write=*/true);
       step(Kind::thread, t, "join", {}, loc, Point::plain, /*writes=*/false);
       return;
     }

@@ -104,7 +104,7 @@ void Engine::step_noted(Kind kind, const void* obj, std::string_view op, TraceVa
   }
   if (spin_reduction_ && !spin_step(kind, obj, loc, writes)) {
     // A read of a spinning loop: part of the spin's step, its object reported once.
-    if (observe_ && obj != nullptr && !touched(obj)) touch(obj, false);
+    if (observe_ && obj != nullptr && !covered(obj, false)) touch(obj, false);
     return;
   }
   ++steps_;

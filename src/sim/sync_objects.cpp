@@ -72,7 +72,7 @@ void Engine::mutex_lock(mutex& m, source_location loc) {
   if (observe_) {
     // Possible only after the last unlock: ordered after it, never reordered before it. The
     // race to reverse is with the lock before that unlock, through the acquisitions' chain.
-    accesses_.push_back(Access{object_id(&m), true, /*follows_write=*/true});
+    touch(&m, true, /*follows_write=*/true);
     touch_acquisitions(&m);
   }
   step(Kind::mutex, &m, "lock", {}, loc);
