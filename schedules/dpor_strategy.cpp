@@ -173,6 +173,7 @@ bool DporStrategy::step_taken(ThreadId thread, std::span<const Access> accesses,
     keep(sleep_);
   }
   sleep_ = std::move(next);
+  prefix_.step(thread, accesses, choosing_node_ >= 0);
   choosing_node_ = -1;
   data_hash_ = 0;
   // Where the prefix ends, another shard's execution ends.

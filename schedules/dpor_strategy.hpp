@@ -27,9 +27,10 @@
 // partial-order reduction), and sleep sets are off. A bounded pass with the reduction is not
 // guaranteed to reach every schedule within the bound; a pass without a bound is complete.
 //
-// The first kShardPrefixThreadChoices thread choices of every execution explore every thread
-// (as the plain search does), so that the search splits into shards by prefix (shard.hpp);
-// sleep sets still keep the extra branches from running an equivalent execution to its end.
+// Split into shards, the thread choices of every execution up to its
+// kShardPrefixContendedSteps-th contended step explore every thread (as the plain search
+// does), so that the search splits by prefix (prefix_walk.hpp); sleep sets still keep the
+// extra branches from running an equivalent execution to its end.
 #pragma once
 
 #include <cstdint>
@@ -40,9 +41,9 @@
 #include <vector>
 
 #include "schedules/exhaustive_search.hpp"
+#include "schedules/prefix_walk.hpp"
 #include "schedules/schedule.hpp"
 #include "schedules/search_estimate.hpp"
-#include "schedules/shard.hpp"
 #include "schedules/step_observer.hpp"
 #include "schedules/strategy.hpp"
 
@@ -54,7 +55,7 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
   /// As shard `shard` of the search (schedules/shard.hpp): only the prefixes it owns.
   explicit DporStrategy(std::optional<std::uint32_t> preemption_bound = std::nullopt,
                         Shard shard = {})
-      : preemption_bound_(preemption_bound), prefix_(shard) {}
+      : preemption_bound_(preemption_bound), prefix_(shard, PrefixWalk::Cut::contended_steps) {}
 
   /// Analyses the last execution's races and moves to the next path to explore; nothing once
   /// the search is complete. Every execution has its steps watched by the search; a shard's
@@ -174,7 +175,7 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
   std::size_t depth_ = 0;
   // The prefix partition (as in ExhaustiveStrategy). The thread choices of a prefix explore
   // every thread, whatever the races say, so that what lies below one prefix never depends on
-  // the search below another: each shard's part is the same as in the unsharded search.
+  // the search below another: each shard's part is the same for every number of shards.
   PrefixWalk prefix_;
   std::uint64_t explored_ = 0;
   std::uint64_t pruned_ = 0;

@@ -20,9 +20,9 @@
 #include <vector>
 
 #include "schedules/exhaustive_search.hpp"
+#include "schedules/prefix_walk.hpp"
 #include "schedules/schedule.hpp"
 #include "schedules/search_estimate.hpp"
-#include "schedules/shard.hpp"
 #include "schedules/step_observer.hpp"
 #include "schedules/strategy.hpp"
 
@@ -35,7 +35,7 @@ class ExhaustiveStrategy final : public ExhaustiveSearch, private StepObserver {
   /// As shard `shard` of the search (schedules/shard.hpp): only the prefixes it owns.
   explicit ExhaustiveStrategy(std::optional<std::uint32_t> preemption_bound = std::nullopt,
                               Shard shard = {})
-      : preemption_bound_(preemption_bound), prefix_(shard) {}
+      : preemption_bound_(preemption_bound), prefix_(shard, PrefixWalk::Cut::thread_choices) {}
 
   /// Moves to the next unexplored path; nothing once the whole tree has been explored. A
   /// shard's execution counts when the shard owns its prefix, and has its steps watched, to cut

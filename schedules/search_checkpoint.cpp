@@ -14,7 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kFormat = 1;
+constexpr int kFormat = 2;
 
 [[noreturn]] void malformed(const char* what) {
   throw std::invalid_argument(std::string("the search's checkpoint is malformed: ") + what);
@@ -107,7 +107,8 @@ json DporStrategy::checkpoint() const {
   for (const Node& n : path_) {
     path.push_back({n.is_thread, n.bound, n.chosen, n.runnable, n.backtrack,
                     sleepers_to_json(n.done), sleepers_to_json(n.sleep),
-                    accesses_to_json(n.chosen_accesses), n.continuing, n.preemptions_before});
+                    accesses_to_json(n.chosen_accesses), n.continuing, n.preemptions_before,
+                    n.in_prefix});
   }
   json events = json::array();
   for (const Event& e : events_) {
@@ -146,6 +147,7 @@ void DporStrategy::resume(const json& position) {
       node.chosen_accesses = accesses_from_json(n.at(7));
       node.continuing = n.at(8).get<std::uint64_t>();
       node.preemptions_before = n.at(9).get<std::uint32_t>();
+      node.in_prefix = n.at(10).get<bool>();
       if (node.chosen >= node.bound || (node.is_thread && node.runnable.size() != node.bound)) {
         malformed("a node's answer is out of range");
       }
@@ -177,12 +179,7 @@ void DporStrategy::resume(const json& position) {
     data_hash_ = 0;
     // The estimate starts afresh: the subtrees completed before the checkpoint are not known.
     estimate_.clear();
-    std::uint32_t thread_nodes = 0;
-    for (Node& n : path_) {
-      n.branch_start = explored_ > 0 ? explored_ - 1 : 0;
-      // The first thread choices of every execution are the shard prefix's (PrefixWalk).
-      if (n.is_thread) n.in_prefix = thread_nodes++ < kShardPrefixThreadChoices;
-    }
+    for (Node& n : path_) n.branch_start = explored_ > 0 ? explored_ - 1 : 0;
   } catch (const json::exception& e) {
     malformed(json_error_text(e).c_str());
   }

@@ -32,4 +32,18 @@ inline nlohmann::json cell_totals(const nlohmann::json& cell) {
   return e;
 }
 
+/// What a reducing search split into shards shares with its unsharded run: the classes it
+/// reached, the executions that ran to their end, verdicts and violations. A split search
+/// explores every thread at its prefix's choices (schedules/prefix_walk.hpp), so it runs more
+/// executions, each extra one ended at once as redundant, and more steps.
+inline nlohmann::json classes_totals(const nlohmann::json& cell) {
+  nlohmann::json e = cell_totals(cell);
+  const auto executions = e.at("executions").get<std::int64_t>();
+  e["completed"] = executions - e.value("executions_pruned", std::int64_t{0});
+  e.erase("executions");
+  e.erase("executions_pruned");
+  e.erase("steps");
+  return e;
+}
+
 }  // namespace syncstress::testing

@@ -96,10 +96,13 @@ TEST(SearchCheckpoint, AResumedPlainSearchRunsTheSameExecutionsAsAnUninterrupted
 TEST(SearchCheckpoint, AMalformedCheckpointIsRefused) {
   DporStrategy reduced;
   EXPECT_THROW(reduced.resume(nlohmann::json::object()), std::invalid_argument);
-  EXPECT_THROW(reduced.resume({{"format", 1}, {"search", "dpor"}, {"state", {{"path", 3}}}}),
+  EXPECT_THROW(reduced.resume({{"format", 2}, {"search", "dpor"}, {"state", {{"path", 3}}}}),
                std::invalid_argument);
   ExhaustiveStrategy plain;
-  EXPECT_THROW(plain.resume({{"format", 1}, {"search", "dpor"}, {"state", {}}}),
+  EXPECT_THROW(plain.resume({{"format", 2}, {"search", "dpor"}, {"state", {}}}),
+               std::invalid_argument);
+  // The format before the shard prefix's choices were kept in each node.
+  EXPECT_THROW(reduced.resume({{"format", 1}, {"search", "dpor"}, {"state", {}}}),
                std::invalid_argument);
 }
 

@@ -40,7 +40,7 @@ constexpr double kMaxShrinkSeconds = 3'600;       // an hour per violation
 constexpr std::uint64_t kMaxJobs = 256;
 /// --jobs N runs this many shards per process: a shard that ends early leaves its process to
 /// the next instead of idle while the largest finishes.
-constexpr std::uint64_t kShardsPerJob = 4;
+constexpr std::uint64_t kShardsPerJob = 16;
 
 using supervise::RunConfig;
 using supervise::Verbosity;
