@@ -439,7 +439,8 @@ double DporStrategy::estimated_executions() const {
   double total = static_cast<double>(explored_);
   for (std::size_t d = 0; d < path_.size(); ++d) {
     const Node& node = path_[d];
-    total += estimate_.remaining(d, rank(node) + 1, untried(node), explored_ - node.branch_start);
+    total += estimate_.remaining(d, rank(node) + 1, untried(node), explored_ - node.branch_start,
+                                 node.is_thread);
   }
   return total;
 }
@@ -460,6 +461,7 @@ std::optional<Execution> DporStrategy::new_execution() {
       estimate_.branch_done(path_.size() - 1, rank(node), explored_ - node.branch_start);
       node.branch_start = explored_;
       if (next_alternative(node)) break;
+      if (node.is_thread) estimate_.node_done(path_.size() - 1, rank(node));
       path_.pop_back();
     }
     if (path_.empty()) {
