@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,6 +48,15 @@ void run_to_end(task<P> t, const std::string& what) {
   HarnessHooks<P>::retire(std::move(state));
 }
 
+/// Actors added with the same Role run the same body with the same parameters (their index
+/// aside, which only names their own bookkeeping), and no property checked tells them apart: a
+/// reducing search explores one of the mirror-image orders in which they first touch the
+/// primitive (Sim::next_thread_twin_of). An actor a property or another actor names (a
+/// cancellation's target) has no role.
+struct Role {
+  std::uint32_t id;
+};
+
 /// The actors of one execution. Lives on the body's stack; run() starts one P::thread per
 /// actor, each starting its task, then waits until every task has finished.
 template <Platform P>
@@ -62,18 +72,23 @@ class Actors {
   ~Actors() { HarnessHooks<P>::retire(std::move(state_)); }
 
   /// Adds an actor; `make` is called on the actor's own thread and returns its task.
-  void add(std::function<Task()> make) { makers_.push_back(std::move(make)); }
+  void add(std::function<Task()> make, std::optional<Role> role = std::nullopt) {
+    members_.push_back({std::move(make), role});
+  }
 
   /// Starts every actor and blocks the calling thread until all have finished. The spawns are
   /// traced at `loc` (the family's call), not inside std::make_unique.
   void run(source_location loc = source_location::current()) {
-    state_->tasks.resize(makers_.size());
-    for (std::size_t i = 0; i < makers_.size(); ++i) state_->finished.emplace_back(0);
+    state_->tasks.resize(members_.size());
+    for (std::size_t i = 0; i < members_.size(); ++i) state_->finished.emplace_back(0);
     std::vector<std::unique_ptr<typename P::thread>> threads;
-    for (std::size_t i = 0; i < makers_.size(); ++i) {
+    for (std::size_t i = 0; i < members_.size(); ++i) {
+      if constexpr (requires(const typename P::thread& t) { P::next_thread_twin_of(t); }) {
+        if (const auto twin = previous_with_role(i)) P::next_thread_twin_of(*threads[*twin]);
+      }
       threads.push_back(std::make_unique<typename P::thread>(
           [this, i] {
-            state_->tasks[i] = finish_counted(makers_[i](), i);
+            state_->tasks[i] = finish_counted(members_[i].make(), i);
             state_->tasks[i].start();
           },
           loc));
@@ -112,6 +127,16 @@ class Actors {
     mark_finished(state_->finished[i]);
   }
 
+  /// The last actor before `i` with i's role, if it has one.
+  std::optional<std::size_t> previous_with_role(std::size_t i) const {
+    const auto& role = members_[i].role;
+    if (!role) return std::nullopt;
+    for (std::size_t k = i; k-- > 0;) {
+      if (members_[k].role && members_[k].role->id == role->id) return k;
+    }
+    return std::nullopt;
+  }
+
   /// Sets an actor's flag, each actor's its own: the actors' ends touch no common object, so a
   /// reducing search does not order them against each other.
   static void mark_finished(typename P::template atomic<std::int32_t>& flag) {
@@ -127,7 +152,11 @@ class Actors {
 
   Observations& obs_;
   std::mutex finding_mutex_;  // real threads may fail together; see PropertyChecks
-  std::vector<std::function<Task()>> makers_;
+  struct Member {
+    std::function<Task()> make;
+    std::optional<Role> role;
+  };
+  std::vector<Member> members_;
   struct State {
     std::deque<typename P::template atomic<std::int32_t>> finished;  // one flag per actor
     std::vector<Task> tasks;  // after the flags: destroyed first, as the frames go first

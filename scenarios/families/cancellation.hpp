@@ -150,13 +150,21 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   run_to_end<P>(take_all<P, K>(prim, capacity), "the scenario's first acquisition");
 
   Actors<P> group(obs);
+  // Interchangeable actors: the exclusive waiters the canceller does not target, and the
+  // shared ones (each target is named by its place in the canceller's order).
+  constexpr Role kExclusive{0};
+  constexpr Role kShared{1};
+  const auto role = [&](std::size_t i, Role r) {
+    return i < cancellations ? std::nullopt : std::optional<Role>(r);
+  };
   for (std::size_t i = 0; i < waiters; ++i) {
     if (K == Kind::shared_mutex && i >= writers) {
       if constexpr (K == Kind::shared_mutex) {
-        group.add([&, i] { return shared_waiter<P>(c, prim, i); });
+        group.add([&, i] { return shared_waiter<P>(c, prim, i); }, role(i, kShared));
       }
     } else {
-      group.add([&, i] { return exclusive_waiter<P, K>(c, prim, i, capacity); });
+      group.add([&, i] { return exclusive_waiter<P, K>(c, prim, i, capacity); },
+                role(i, kExclusive));
     }
   }
   // The canceller cancels waiters 0..cancellations-1 that have queued and not yet run past

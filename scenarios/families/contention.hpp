@@ -176,8 +176,9 @@ void run_fairness(Observations& obs, std::uint32_t claims, const Params& p) {
   const auto storage = make_primitive<K, Prim>(capacity);
   Prim& prim = *storage;
   Actors<P> group(obs);
+  constexpr Role kTwins{0};
   for (std::size_t i = 0; i < actors; ++i) {
-    group.add([&, i] { return fairness_actor<P, K, M>(c, prim, i, capacity); });
+    group.add([&, i] { return fairness_actor<P, K, M>(c, prim, i, capacity); }, kTwins);
   }
   group.run();
 }
@@ -197,11 +198,14 @@ void run_starvation(Observations& obs, std::uint32_t claims, const Params& p) {
   Prim& prim = *storage;
   Actors<P> group(obs);
   // The stream starts first so the victims arrive at a primitive that is already busy.
+  // Interchangeable actors: the stream, and the victims.
+  constexpr Role kStream{0};
+  constexpr Role kVictims{1};
   for (std::size_t i = 0; i < stream; ++i) {
-    group.add([&, i] { return stream_actor<P, K, M>(c, prim, victims + i, capacity); });
+    group.add([&, i] { return stream_actor<P, K, M>(c, prim, victims + i, capacity); }, kStream);
   }
   for (std::size_t i = 0; i < victims; ++i) {
-    group.add([&, i] { return victim_actor<P, K, M>(c, prim, i, capacity); });
+    group.add([&, i] { return victim_actor<P, K, M>(c, prim, i, capacity); }, kVictims);
   }
   group.run();
 }

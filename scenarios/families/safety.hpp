@@ -144,26 +144,29 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   Prim& prim = *storage;
   EventBook<P> book;
   Actors<P> group(obs);
+  // Interchangeable actors: the writers (or all actors), and the readers.
+  constexpr Role kTwins{0};
+  constexpr Role kOtherTwins{1};
   if constexpr (K == Kind::mutex) {
     for (std::int64_t i = 0; i < actors; ++i) {
-      group.add([&, i] { return exclusive_actor<P, M>(c, stats(i), prim, rounds); });
+      group.add([&, i] { return exclusive_actor<P, M>(c, stats(i), prim, rounds); }, kTwins);
     }
   } else if constexpr (K == Kind::shared_mutex) {
     const auto writers = std::min(p.integer("writers"), actors);
     for (std::int64_t i = 0; i < actors; ++i) {
       if (i < writers) {
-        group.add([&, i] { return exclusive_actor<P, M>(c, stats(i), prim, rounds); });
+        group.add([&, i] { return exclusive_actor<P, M>(c, stats(i), prim, rounds); }, kTwins);
       } else {
-        group.add([&, i] { return shared_actor<P, M>(c, stats(i), prim, rounds); });
+        group.add([&, i] { return shared_actor<P, M>(c, stats(i), prim, rounds); }, kOtherTwins);
       }
     }
   } else if constexpr (K == Kind::semaphore) {
     for (std::int64_t i = 0; i < actors; ++i) {
-      group.add([&, i] { return token_actor<P, M>(c, stats(i), prim, rounds, capacity); });
+      group.add([&, i] { return token_actor<P, M>(c, stats(i), prim, rounds, capacity); }, kTwins);
     }
   } else if constexpr (K == Kind::event) {
     for (std::int64_t i = 0; i < actors; ++i) {
-      group.add([&] { return event_waiter<P, M>(c, prim, book); });
+      group.add([&] { return event_waiter<P, M>(c, prim, book); }, kTwins);
     }
     // An auto-reset event needs one set per waiter; a manual-reset one releases all at once.
     const std::int64_t set_count = Prim::kAutoReset ? actors : 1;

@@ -41,16 +41,21 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   }
   Prim queue;
   Actors<P> group(obs);
+  // The producers are interchangeable: each pushes items of its own, and the consumer checks
+  // every item alike.
+  constexpr Role kProducers{0};
   for (std::int64_t i = 0; i < producers; ++i) {
-    group.add([&, i]() -> task<P> {
-      for (std::int64_t k = 0; k < items; ++k) {
-        const std::int64_t item = i * items + k;
-        payload[static_cast<std::size_t>(item)]->with_mut(
-            [item](std::int64_t& v) { v = item + 1; });
-        queue.push(item);
-      }
-      co_return;
-    });
+    group.add(
+        [&, i]() -> task<P> {
+          for (std::int64_t k = 0; k < items; ++k) {
+            const std::int64_t item = i * items + k;
+            payload[static_cast<std::size_t>(item)]->with_mut(
+                [item](std::int64_t& v) { v = item + 1; });
+            queue.push(item);
+          }
+          co_return;
+        },
+        kProducers);
   }
   group.add([&]() -> task<P> {
     while (processed < total) {

@@ -258,7 +258,7 @@ struct Sim {
   /// execution the search counts as equivalent. Adds no scheduling point; nothing outside an
   /// execution or when no reduction runs.
   static void note_access(const void* object, bool write) {
-    if (auto* e = sim::detail::t_engine; e != nullptr && e->observing()) {
+    if (auto* e = sim::detail::t_engine; e != nullptr && e->notes_accesses()) {
       e->note_access(object, write);
     }
   }
@@ -351,6 +351,14 @@ struct Sim {
     ThreadId id_;
     bool joinable_ = true;
   };
+
+  /// The next thread the current thread starts runs the same body with the same parameters as
+  /// `twin`, and no property checked tells the two apart: a reducing search explores only the
+  /// executions in which `twin` makes its first access to a shared object first (their mirror
+  /// images have the same verdicts). Nothing outside an execution.
+  static void next_thread_twin_of(const thread& twin) {
+    if (auto* e = sim::detail::t_engine; e != nullptr) e->next_thread_twin_of(twin.id());
+  }
 
   /// A property check; a failure ends the execution with a violation ("check", `what`, the
   /// caller's line). Not a scheduling point. Outside an execution a failure throws

@@ -89,7 +89,7 @@ enum class Kind : std::uint8_t {
 };
 
 /// Why a thread is blocked.
-enum class Wait : std::uint8_t { none, address, mutex, parker, event, join, pool, spin };
+enum class Wait : std::uint8_t { none, address, mutex, parker, event, join, pool, spin, twin };
 
 /// How an operation behaves in teardown. Operations that a spin or wait loop is made of
 /// (loads, CAS, yield, try_*) are unwind points: in teardown they throw Unwind on entry.
@@ -185,6 +185,11 @@ struct Thread {
   std::uint8_t wait_reads_size = 0;
   unsigned abort_ops = 0;
   SpinState spin;
+  /// Symmetric actors (Engine::meet_twin): the thread started before this one with the same
+  /// body and parameters (-1: none), and whether this thread has made its first access to a
+  /// shared object yet (always true outside the reducing search's executions).
+  std::int64_t twin_before = -1;
+  bool met = true;
   /// Objects this thread has created in the execution: with its id, an object's stable name
   /// for a reducing search (Engine::object_id).
   std::uint32_t created = 0;
@@ -272,6 +277,8 @@ class Engine {
     if (current_ != nullptr && current_->spin.spinning && !aborting_) [[unlikely]] {
       spin_boundary(obj, loc, writes);
     }
+    if (current_ != nullptr && !current_->met && obj != nullptr) [[unlikely]]
+      meet_twin(loc);
   }
   /// Blocks the current thread on `obj` until a wake makes it runnable and it is chosen.
   /// Returns false in teardown (the caller must return at once); unwinds there unless
@@ -296,7 +303,8 @@ class Engine {
     make_blocked(t);
     ++steps_;
     if (observe_ || tracing_) [[unlikely]] {
-      note_block(kind, obj, op, values, loc, wait != Wait::join && wait != Wait::mutex);
+      note_block(kind, obj, op, values, loc,
+                 wait != Wait::join && wait != Wait::mutex && wait != Wait::twin);
     }
     return schedule(false, after);
   }
@@ -366,8 +374,16 @@ class Engine {
   /// Adds `obj` to the objects the current step touches: for data touched outside operations
   /// (Sim::cell, the scenario harness's counters), which takes no scheduling point.
   void note_access(const void* obj, bool write) {
+    if (current_ != nullptr && !current_->met) [[unlikely]]
+      meet_twin(source_location{});
     if (observe_ && !aborting_) touch(obj, write);
   }
+  /// Whether Sim::note_access must reach the engine: a reducing search watches the accesses,
+  /// and its executions (and their replays) gate symmetric actors at their first one.
+  bool notes_accesses() const { return observe_ || reduced_; }
+  /// The next thread the current one starts runs the same body with the same parameters as
+  /// thread `twin`, and no property checked tells them apart (Sim::next_thread_twin_of).
+  void next_thread_twin_of(ThreadId twin) { next_twin_ = twin; }
   /// Shared data not made by the platform (a cell, the harness's state) was just created by
   /// the current thread: it gets a stable name (object_id) for a reducing search.
   void note_created(const void* obj) {
@@ -438,6 +454,19 @@ class Engine {
   /// wait spuriously, and which (recorded choices, asked only when one could be). Returns the
   /// woken thread, which must run next, or null.
   Thread* wake_spuriously(const Thread& cur);
+  /// Symmetric actors, in the reducing search's executions: of two threads that run the same
+  /// body with the same parameters, the later started makes its first access to a shared
+  /// object (a Platform operation on one, or a noted access) only after the earlier has made
+  /// its own, or has exited; until then it blocks (Wait::twin), touching nothing. An execution
+  /// in which the later goes first is the mirror image of one in which the earlier does, with
+  /// the same verdicts when no property names either: only one of each pair is explored. The
+  /// earlier's first access writes its "met" object; the later's reads it with follows_write.
+  void meet_twin(const source_location& loc);
+  /// The object a thread's first shared access writes (meet_twin).
+  void touch_met(const Thread& t, bool write) {
+    accesses_.push_back(
+        Access{object_id(&t) + (std::uint64_t{1} << 60), write, /*follows_write=*/!write});
+  }
   /// Adds an access of the current step (`follows_write`: see Access).
   void touch(const void* obj, bool write, bool follows_write = false) {
     accesses_.push_back(Access{object_id(obj), write, follows_write});
@@ -579,7 +608,8 @@ class Engine {
   /// an object whose bit is clear has no reader to release.
   std::uint64_t read_filter_ = 0;
   bool spurious_wakeups_on_ = false;
-  bool reduced_ = false;  // Execution::reduced, fixed when run() starts
+  bool reduced_ = false;         // Execution::reduced, fixed when run() starts
+  std::int64_t next_twin_ = -1;  // next_thread_twin_of, for the next spawn
   bool spurious_cas_failures_on_ = false;
   StackPool stacks_;
   Strategy* strategy_ = nullptr;

@@ -141,6 +141,8 @@ ThreadId Engine::new_thread(std::function<void()> fn, bool worker) {
   t.spin.forget();
   t.spin.endless_count = 0;
   t.created = 0;
+  t.twin_before = -1;
+  t.met = !reduced_ || worker;
   t.unwind_base = 0;
   t.resumed_in_teardown = false;
   t.stack = stacks_.acquire();
@@ -213,6 +215,12 @@ void Engine::exit_thread(Thread& self) {
     wake_all_waiters(&self, Wait::join);
     ++steps_;
     if (observe_) touch(&self, true);
+    if (!self.met) {
+      // It touched nothing shared: its twin may go on (Engine::meet_twin).
+      self.met = true;
+      if (observe_) touch_met(self, true);
+      wake_all_waiters(&self, Wait::twin);
+    }
     if (tracing_) record(Kind::thread, &self, "exit", {}, source_location{});
     decide(false);  // self is not runnable: never comes back
   }
@@ -257,8 +265,25 @@ void Engine::violation(Outcome outcome, std::string_view property, std::string m
 ThreadId Engine::spawn(std::function<void()> fn, const source_location& loc) {
   before(nullptr, loc, true);
   const ThreadId id = new_thread(std::move(fn), false);
+  if (reduced_) threads_[id]->twin_before = next_twin_;
+  next_twin_ = -1;
   step(Kind::thread, threads_[id].get(), "spawn", {}, loc);
   return id;
+}
+
+void Engine::meet_twin(const source_location& loc) {
+  if (aborting_) return;
+  Thread& self = *current_;
+  if (self.twin_before >= 0) {
+    Thread& twin = *threads_[static_cast<std::size_t>(self.twin_before)];
+    while (!twin.met) {
+      if (!block(Kind::thread, &twin, Wait::twin, "wait for its twin", {}, loc)) return;
+    }
+    if (observe_) touch_met(twin, false);
+  }
+  self.met = true;
+  if (observe_) touch_met(self, true);
+  wake_all_waiters(&self, Wait::twin);
 }
 
 void Engine::join(ThreadId id, const source_location& loc, bool from_destructor) {
