@@ -1,0 +1,155 @@
+// Model-checking sessions as a user runs them (issue 28's performance targets): the syncstress
+// program this build made, run with `--schedule exhaustive` on every preset at its
+// model-checking size and on one search of 30 s, each with `--jobs 1` (unsharded) and
+// `--jobs 2` (split into shards, which run extra executions that end at once). Each run is one
+// iteration, timed by the wall clock.
+//
+//   build/model_checking_bench                                     # everything, about 3 minutes
+//   build/model_checking_bench --benchmark_filter=ModelCheckingSize
+//   build/model_checking_bench --benchmark_filter=Jobs
+//
+// Counters: executions, classes (distinct Mazurkiewicz traces), per_class (executions /
+// classes), complete (1 when the search ran out of schedules), estimate_at_half (the search's
+// own estimate of its total when cut at half of it, over the total: ModelCheckingSize only).
+// The speed-up of --jobs 2 is Jobs/2's executions per second over Jobs/1's.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "supervise/program.hpp"
+
+namespace syncstress {
+namespace {
+
+struct Model {
+  const char* preset;
+  const char* primitive;
+};
+
+// One correct primitive per preset, as in the README's table of model-checking sizes.
+constexpr Model kPresets[] = {
+    {"mutex-safety", "ticket_mutex"},
+    {"mutex-fairness", "ticket_mutex"},
+    {"mutex-spurious-wakeups", "ticket_mutex"},
+    {"cancellation-during-resume", "mutex_part7_cancel_handoff"},
+    {"event-safety", "auto_reset_event_part5"},
+    {"semaphore-safety", "wait_on_address_semaphore"},
+    {"semaphore-fairness", "wait_on_address_semaphore"},
+    {"semaphore-spurious-wakeups", "wait_on_address_semaphore"},
+    {"semaphore-cancellation", "semaphore_part6_cancel_handoff"},
+    {"shared-mutex-cancellation", "shared_mutex_part9_cancel_handoff"},
+    {"shared-mutex-safety", "shared_mutex_part9"},
+    {"shared-mutex-starvation", "shared_mutex_part9"},
+    {"work-queue-progress", "work_queue_wait_on_address"},
+    {"work-queue-spurious-wakeups", "work_queue_wait_on_address"},
+};
+
+/// The one cell of a report `syncstress run` wrote to `out` with `args`.
+nlohmann::json run_cell(std::vector<std::string> args, const std::filesystem::path& out) {
+  args.insert(args.begin(), SYNCSTRESS_BINARY_PATH);
+  args.insert(args.end(), {"--quiet", "--out", out.string()});
+  const auto finished = supervise::run_program(args, 3600);
+  // Exit 0: every cell passed; 4: a cell is `measured` (semaphore-fairness claims no order).
+  if (finished.exit_code != 0 && finished.exit_code != 4) {
+    throw std::runtime_error("syncstress exited " + std::to_string(finished.exit_code) + ": " +
+                             finished.err);
+  }
+  std::ifstream in(out);
+  return nlohmann::json::parse(in).at("cells").at(0);
+}
+
+std::filesystem::path scratch(const std::string& name) {
+  return std::filesystem::temp_directory_path() / ("syncstress-bench-" + name + ".json");
+}
+
+void count(benchmark::State& state, const nlohmann::json& cell) {
+  const auto& m = cell.at("metrics");
+  const double executions = cell.at("executions").get<double>();
+  const double classes = m.at("exhaustive").at("distinct_traces").get<double>();
+  state.counters["executions"] = executions;
+  state.counters["classes"] = classes;
+  state.counters["per_class"] = classes > 0 ? executions / classes : 0;
+  state.counters["complete"] = m.value("search_complete", false) ? 1 : 0;
+}
+
+void model_checking_size(benchmark::State& state, const Model& m) {
+  const std::vector<std::string> args = {
+      "run",         "--scenario", m.preset,
+      "--primitive", m.primitive,  "--schedule",
+      "exhaustive",  "--jobs",     std::to_string(state.range(0))};
+  nlohmann::json cell;
+  for (auto _ : state) cell = run_cell(args, scratch("size"));
+  count(state, cell);
+  if (state.range(0) != 1) return;
+  // The estimate, cut at half the total (one core; not timed).
+  const auto total = cell.at("executions").get<std::uint64_t>();
+  std::vector<std::string> half = {"run",         "--scenario",   m.preset,
+                                   "--primitive", m.primitive,    "--schedule",
+                                   "exhaustive",  "--executions", std::to_string(total / 2 + 1)};
+  const nlohmann::json cut = run_cell(half, scratch("half"));
+  state.counters["estimate_at_half"] =
+      cut.at("metrics").at("exhaustive").value("estimated_executions", 0.0) /
+      static_cast<double>(total);
+}
+
+void jobs(benchmark::State& state) {
+  // 1,293,274 executions; 16 hold steps (yields that touch nothing) per critical section make
+  // each longer, so that the search takes 30 s on one core, without more of them.
+  const std::vector<std::string> args = {"run",
+                                         "--scenario",
+                                         "mutex-fairness",
+                                         "--primitive",
+                                         "ticket_mutex",
+                                         "--schedule",
+                                         "exhaustive",
+                                         "--set",
+                                         "acquisitions=5",
+                                         "--set",
+                                         "hold_steps=16",
+                                         "--jobs",
+                                         std::to_string(state.range(0))};
+  nlohmann::json cell;
+  for (auto _ : state) cell = run_cell(args, scratch("jobs"));
+  count(state, cell);
+  state.counters["executions_per_s"] = benchmark::Counter(
+      cell.at("executions").get<double>(), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void register_all() {
+  for (const Model& m : kPresets) {
+    benchmark::RegisterBenchmark(
+        (std::string("ModelCheckingSize/") + m.preset + "/" + m.primitive).c_str(),
+        [m](benchmark::State& s) { model_checking_size(s, m); })
+        ->ArgName("jobs")
+        ->Arg(1)
+        ->Arg(2)
+        ->Iterations(1)
+        ->UseRealTime()
+        ->Unit(benchmark::kSecond);
+  }
+  benchmark::RegisterBenchmark("Jobs/mutex-fairness/ticket_mutex/acquisitions=5,hold_steps=16",
+                               jobs)
+      ->ArgName("jobs")
+      ->Arg(1)
+      ->Arg(2)
+      ->Iterations(1)
+      ->UseRealTime()
+      ->Unit(benchmark::kSecond);
+}
+
+}  // namespace
+}  // namespace syncstress
+
+int main(int argc, char** argv) {
+  syncstress::register_all();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
