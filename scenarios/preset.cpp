@@ -1,5 +1,6 @@
 #include "scenarios/preset.hpp"
 
+#include <cstdint>
 #include <fstream>
 
 #include "util/concat.hpp"
@@ -24,6 +25,29 @@ std::string string_field(const nlohmann::json& doc, const char* key,
     bad(file, std::string("\"") + key + "\" must be a string");
   }
   return doc[key].get<std::string>();
+}
+
+/// `block[key]` (the block named `where`) as a whole number >= `lo`. JSON read from text holds
+/// a positive number as unsigned, and one built in C++ as signed: both are taken.
+std::uint64_t whole_field(const nlohmann::json& block, const char* where, const char* key,
+                          std::uint64_t lo, const std::filesystem::path& file) {
+  const auto whole = [&](const nlohmann::json& v) {
+    return v.is_number_integer() && (v.is_number_unsigned() || v.get<std::int64_t>() >= 0) &&
+           v.get<std::uint64_t>() >= lo;
+  };
+  if (!block.contains(key) || !whole(block[key])) {
+    bad(file, concat("\"", where, ".", key, "\" must be an integer >= ", std::to_string(lo)));
+  }
+  return block[key].get<std::uint64_t>();
+}
+
+/// `block[key]` (the block named `where`) as a number of seconds > 0.
+double seconds_field(const nlohmann::json& block, const char* where, const char* key,
+                     const std::filesystem::path& file) {
+  if (!block.contains(key) || !block[key].is_number() || block[key].get<double>() <= 0) {
+    bad(file, concat("\"", where, ".", key, "\" must be a number of seconds > 0"));
+  }
+  return block[key].get<double>();
 }
 
 }  // namespace
@@ -60,16 +84,8 @@ ModelChecking model_checking_of(const nlohmann::json& doc, const std::filesystem
     bad(file, "\"model_checking.parameters\" must be an object (the size to search at)");
   }
   out.parameters = m["parameters"];
-  if (!m.contains("executions") || !m["executions"].is_number_integer() ||
-      m["executions"].get<std::int64_t>() < 1) {
-    bad(file, "\"model_checking.executions\" must be an integer >= 1");
-  }
-  out.executions = m["executions"].get<std::uint64_t>();
-  if (!m.contains("time_budget") || !m["time_budget"].is_number() ||
-      m["time_budget"].get<double>() <= 0) {
-    bad(file, "\"model_checking.time_budget\" must be a number of seconds > 0");
-  }
-  out.time_budget_seconds = m["time_budget"].get<double>();
+  out.executions = whole_field(m, "model_checking", "executions", 1, file);
+  out.time_budget_seconds = seconds_field(m, "model_checking", "time_budget", file);
   return out;
 }
 
@@ -112,21 +128,10 @@ Preset parse_preset(const nlohmann::json& doc, const std::filesystem::path& file
         p.strategy_params[k] = v.is_string() ? v.get<std::string>() : v.dump();
       }
     }
-    auto count = [&](const char* key, std::uint64_t& out, std::uint64_t lo) {
-      if (!s.contains(key)) return;
-      if (!s[key].is_number_unsigned() || s[key].get<std::uint64_t>() < lo) {
-        bad(file,
-            std::string("\"schedule.") + key + "\" must be an integer >= " + std::to_string(lo));
-      }
-      out = s[key].get<std::uint64_t>();
-    };
-    count("seed", p.seed, 0);
-    count("executions", p.executions, 1);
+    if (s.contains("seed")) p.seed = whole_field(s, "schedule", "seed", 0, file);
+    if (s.contains("executions")) p.executions = whole_field(s, "schedule", "executions", 1, file);
     if (s.contains("time_budget")) {
-      if (!s["time_budget"].is_number() || s["time_budget"].get<double>() <= 0) {
-        bad(file, "\"schedule.time_budget\" must be a number of seconds > 0");
-      }
-      p.time_budget_seconds = s["time_budget"].get<double>();
+      p.time_budget_seconds = seconds_field(s, "schedule", "time_budget", file);
     }
     if (s.contains("soak")) {
       if (!s["soak"].is_boolean()) bad(file, "\"schedule.soak\" must be true or false");
