@@ -71,13 +71,13 @@ task<P> token_actor(ScenarioContext<P>& c, ActorStats& me, Prim& s, std::int64_t
   }
 }
 
-/// The event's bookkeeping: sets and releases counted by the harness, and the value the setter
-/// publishes (through the platform's cell) before its first set.
+/// The event's bookkeeping: the sets (a harness counter), the releases (a platform word the
+/// setter waits on), and the value the setter publishes (through the platform's cell) before
+/// its first set.
 template <Platform P>
 struct EventBook {
   Counter<P> sets;
-  Counter<P> releases;
-  /// Releases again, on the platform: the setter waits on it for the previous set to be taken.
+  /// The releases, on the platform: the setter waits on it for the previous set to be taken.
   typename P::template atomic<std::int32_t> taken{0};
   typename P::template cell<std::int64_t> published{0};
   static constexpr std::int64_t kValue = 42;
@@ -89,9 +89,9 @@ struct EventBook {
 template <Platform P, Mode M, class Prim>
 task<P> event_waiter(ScenarioContext<P>& c, Prim& e, EventBook<P>& book) {
   co_await wait_for<M>(e);
-  const auto released = book.releases.add(1);
+  // The sets first: once this release is counted, the setter may set again.
   const auto set_count = book.sets.get();
-  book.taken.fetch_add(1, std::memory_order_relaxed);
+  const std::int64_t released = book.taken.fetch_add(1, std::memory_order_relaxed) + 1;
   P::wake_by_address_all(book.taken);
   if constexpr (Prim::kAutoReset) {
     c.checks.require(kMutualExclusion, released <= set_count,
