@@ -57,6 +57,7 @@ ExecutionResult Engine::run(Strategy& strategy, const Execution& execution,
     name_fixed_object(&host_parker_, FixedObject::engine, 1);
   }
   reduced_ = execution.reduced;
+  next_twin_ = -1;  // a twin named in an execution that ended before its spawn is forgotten
   const bool faults = execution.faults;
   spurious_wakeups_on_ = options_.spurious_wakeups || (faults && options_.offer_spurious_wakeups);
   spurious_cas_failures_on_ =
