@@ -116,6 +116,21 @@ TEST(ReportHtml, EscapesEveryHostileStringOfTheReport) {
   EXPECT_NE(page.find("load &lt;b&gt;atomic&lt;/b&gt; [1]"), std::string::npos);
 }
 
+TEST(ReportHtml, APassOfASearchCutShortSaysSoInTheTable) {
+  json cut = cell("ticket_mutex", "pass");
+  cut["schedule"] = "exhaustive";
+  cut["metrics"]["exhaustive"] = {{"reduction", "dpor"}};
+  json whole = cut;
+  whole["primitive"] = "mutex_part7";
+  whole["metrics"]["search_complete"] = true;
+  const json sampled = cell("platform_mutex", "pass");  // no search: nothing to complete
+  const std::string page = page_of(report_of({cut, whole, sampled}), {});
+  EXPECT_EQ(count(page, " (search incomplete)"), 1u);
+  const auto row = page.find("ticket_mutex</td>");
+  ASSERT_NE(row, std::string::npos);
+  EXPECT_LT(page.find(" (search incomplete)", row), page.find("</tr>", row));
+}
+
 TEST(ReportHtml, EscapeHtmlReplacesControlCharactersAndKeepsUtf8) {
   EXPECT_EQ(escape_html("a<b>&\"'"), "a&lt;b&gt;&amp;&quot;&#39;");
   EXPECT_EQ(escape_html(std::string("x\0y\x1b", 4)), "x\xEF\xBF\xBDy\xEF\xBF\xBD");
