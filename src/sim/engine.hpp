@@ -464,8 +464,7 @@ class Engine {
   void meet_twin(const source_location& loc);
   /// The object a thread's first shared access writes (meet_twin).
   void touch_met(const Thread& t, bool write) {
-    accesses_.push_back(
-        Access{object_id(&t) + (std::uint64_t{1} << 60), write, /*follows_write=*/!write});
+    accesses_.push_back(Access{facet_id(&t, Facet::met), write, /*follows_write=*/!write});
   }
   /// Adds an access of the current step (`follows_write`: see Access).
   void touch(const void* obj, bool write, bool follows_write = false) {
@@ -534,12 +533,18 @@ class Engine {
   /// The list of threads blocked on `obj`, as an object of its own: a blocking step reads obj
   /// and writes its waiters; a step that wakes waiters writes both.
   void touch_waiters(const void* obj) {
-    accesses_.push_back(Access{object_id(obj) + (std::uint64_t{1} << 62), true});
+    accesses_.push_back(Access{facet_id(obj, Facet::waiters), true});
   }
   /// The chain of a mutex's acquisitions, which every lock writes: two locks are dependent
   /// through it, a lock and the unlock it follows are not a race (Access::follows_write).
   void touch_acquisitions(const void* obj) {
-    accesses_.push_back(Access{object_id(obj) + (std::uint64_t{1} << 61), true});
+    accesses_.push_back(Access{facet_id(obj, Facet::acquisitions), true});
+  }
+  /// Parts of an object that a reducing search sees as objects of their own, each named by the
+  /// object's id with a bit of its own set (the bit is its value).
+  enum class Facet : unsigned { met = 60, acquisitions = 61, waiters = 62 };
+  std::uint64_t facet_id(const void* obj, Facet f) const {
+    return object_id(obj) + (std::uint64_t{1} << static_cast<unsigned>(f));
   }
   /// A stable name for `obj`, the same in every execution and every process that runs the
   /// same program: (creating thread, creation order) for an object created in the execution
