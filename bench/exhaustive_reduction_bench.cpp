@@ -20,6 +20,7 @@
 
 #include "backends/bind.hpp"
 #include "backends/sim/execution.hpp"
+#include "bench/run_benchmarks.hpp"
 #include "primitives/catalog.hpp"
 #include "scenarios/preset.hpp"
 #include "scenarios/preset_files.hpp"
@@ -125,9 +126,5 @@ void register_all() {
 
 int main(int argc, char** argv) {
   syncstress::register_all();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return syncstress::run_benchmarks(argc, argv);
 }

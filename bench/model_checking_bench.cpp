@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/run_benchmarks.hpp"
 #include "supervise/program.hpp"
 
 namespace syncstress {
@@ -120,26 +121,19 @@ void jobs(benchmark::State& state) {
       cell.at("executions").get<double>(), benchmark::Counter::kIsIterationInvariantRate);
 }
 
+/// Each run once, timed by the wall clock, with --jobs 1 and --jobs 2.
+void with_jobs_1_and_2(benchmark::internal::Benchmark* b) {
+  b->ArgName("jobs")->Arg(1)->Arg(2)->Iterations(1)->UseRealTime()->Unit(benchmark::kSecond);
+}
+
 void register_all() {
   for (const Model& m : kPresets) {
-    benchmark::RegisterBenchmark(
+    with_jobs_1_and_2(benchmark::RegisterBenchmark(
         (std::string("ModelCheckingSize/") + m.preset + "/" + m.primitive).c_str(),
-        [m](benchmark::State& s) { model_checking_size(s, m); })
-        ->ArgName("jobs")
-        ->Arg(1)
-        ->Arg(2)
-        ->Iterations(1)
-        ->UseRealTime()
-        ->Unit(benchmark::kSecond);
+        [m](benchmark::State& s) { model_checking_size(s, m); }));
   }
-  benchmark::RegisterBenchmark("Jobs/mutex-fairness/ticket_mutex/acquisitions=5,hold_steps=16",
-                               jobs)
-      ->ArgName("jobs")
-      ->Arg(1)
-      ->Arg(2)
-      ->Iterations(1)
-      ->UseRealTime()
-      ->Unit(benchmark::kSecond);
+  with_jobs_1_and_2(benchmark::RegisterBenchmark(
+      "Jobs/mutex-fairness/ticket_mutex/acquisitions=5,hold_steps=16", jobs));
 }
 
 }  // namespace
@@ -147,9 +141,5 @@ void register_all() {
 
 int main(int argc, char** argv) {
   syncstress::register_all();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return syncstress::run_benchmarks(argc, argv);
 }

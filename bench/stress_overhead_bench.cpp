@@ -22,6 +22,7 @@
 
 #include <thread>
 
+#include "bench/run_benchmarks.hpp"
 #include "platform/real.hpp"
 #include "platform/real_stress.hpp"
 #include "primitives/platform_mutex.hpp"
@@ -67,9 +68,5 @@ BENCHMARK(BM_TicketMutexLockUnlock)->Arg(0)->Arg(1)->Arg(2)->Threads(1)->Threads
 
 int main(int argc, char** argv) {
   std::thread([] {}).join();  // from here on, the process is multi-threaded (see above)
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return syncstress::run_benchmarks(argc, argv);
 }
