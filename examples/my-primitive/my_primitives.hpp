@@ -14,6 +14,10 @@ template <Platform P>
 using my_spin_lock = my::spin_lock<P, my::Variant::exchange>;
 template <Platform P>
 using my_spin_lock_check_then_set = my::spin_lock<P, my::Variant::check_then_set>;
+template <Platform P>
+using my_spin_lock_fences = my::spin_lock<P, my::Variant::fences>;
+template <Platform P>
+using my_spin_lock_fence_dropped = my::spin_lock<P, my::Variant::fence_dropped>;
 
 }  // namespace syncstress
 
@@ -21,4 +25,8 @@ using my_spin_lock_check_then_set = my::spin_lock<P, my::Variant::check_then_set
   X(my_spin_lock, Kind::mutex, Mode::sync, "examples/my-primitive", kMutualExclusion,           \
     "test-and-set spin lock: exchange to take, release store to leave")                         \
   X(my_spin_lock_check_then_set, Kind::mutex, Mode::sync, "examples/my-primitive, bug planted", \
-    kMutualExclusion, "the same lock taken by a load and a separate store (check-then-set)")
+    kMutualExclusion, "the same lock taken by a load and a separate store (check-then-set)")    \
+  X(my_spin_lock_fences, Kind::mutex, Mode::sync, "examples/my-primitive", kMutualExclusion,    \
+    "relaxed exchange and store, ordered by an acquire and a release fence")                    \
+  X(my_spin_lock_fence_dropped, Kind::mutex, Mode::sync, "examples/my-primitive, bug planted",  \
+    kMutualExclusion, "the fenced lock without its release fence (a data race)")

@@ -21,6 +21,9 @@
 //                           Context::Block/Unblock): unpark() may come before park() and is
 //                           not lost; park() consumes the permit or blocks until one arrives.
 //   P::yield()              let other threads run (ConcRT Context::Yield, sched_yield).
+//   P::atomic_thread_fence(mo) / P::atomic_signal_fence(mo)   std::atomic_thread_fence and
+//                           std::atomic_signal_fence: real issues them, Relacy models them,
+//                           sim (sequentially consistent) has nothing for them to order.
 //   P::auto_reset_event / P::manual_reset_event   Win32 event semantics: set, reset, wait,
 //                           try_wait; an auto-reset event releases one waiter per set and
 //                           clears itself; a manual-reset event releases everyone until reset.
@@ -116,6 +119,8 @@ concept Platform = platform_detail::IntegralAtomicOf<P, int> &&
   parker.park();
   parker.unpark();
   P::yield();
+  P::atomic_thread_fence(std::memory_order_seq_cst);
+  P::atomic_signal_fence(std::memory_order_seq_cst);
   P::post(h);
   P::resume_on_signal(are, h);
   P::resume(h);

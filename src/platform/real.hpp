@@ -336,6 +336,19 @@ struct Real {
   /// sched_yield(2).
   static void yield(source_location = source_location::current()) noexcept;
 
+  /// std::atomic_thread_fence and std::atomic_signal_fence (stress mode may delay the thread
+  /// at either, as at every operation).
+  static void atomic_thread_fence(std::memory_order mo,
+                                  source_location where = source_location::current()) noexcept {
+    real_detail::on_op(real_detail::op::thread_fence, where);
+    std::atomic_thread_fence(mo);
+  }
+  static void atomic_signal_fence(std::memory_order mo,
+                                  source_location where = source_location::current()) noexcept {
+    real_detail::on_op(real_detail::op::signal_fence, where);
+    std::atomic_signal_fence(mo);
+  }
+
   /// How an event's signal ends: consumed by the one wait it releases (auto-reset), or
   /// only by reset() (manual-reset).
   enum class reset_mode : std::uint8_t { automatic, manual };

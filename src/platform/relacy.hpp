@@ -335,6 +335,17 @@ struct Relacy {
     rl::yield(1, relacy_detail::info(loc));
   }
 
+  /// Relacy's fences. A relaxed fence does nothing in C++, and Relacy refuses one: it is skipped.
+  static void atomic_thread_fence(std::memory_order mo,
+                                  source_location loc = source_location::current()) {
+    if (mo == std::memory_order_relaxed) return;
+    rl::atomic_thread_fence(relacy_detail::order(mo), relacy_detail::info(loc));
+  }
+  static void atomic_signal_fence(std::memory_order mo,
+                                  source_location loc = source_location::current()) {
+    rl::atomic_signal_fence(relacy_detail::order(mo), relacy_detail::info(loc));
+  }
+
   /// A Win32 event as Relacy models it: auto-reset (kManual false) or manual-reset.
   template <bool kManual>
   class win32_event {

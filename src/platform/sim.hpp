@@ -313,6 +313,14 @@ struct Sim {
     }
   }
 
+  /// Fences: every operation of the runtime is sequentially consistent, so a fence orders
+  /// nothing a thread could see; it is no scheduling point and leaves no trace. (Relacy judges
+  /// what a fence orders.)
+  static void atomic_thread_fence(std::memory_order,
+                                  source_location = source_location::current()) noexcept {}
+  static void atomic_signal_fence(std::memory_order,
+                                  source_location = source_location::current()) noexcept {}
+
   /// Runs `h` on a simulated pool worker (via resume).
   static void post(std::coroutine_handle<> h, source_location loc = source_location::current());
   /// Once `e` is signaled (and this registration is chosen), consumes the signal and posts h.

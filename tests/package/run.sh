@@ -45,18 +45,28 @@ tool="$tool_build/my-syncstress"
 cd "$work"
 
 # Runs the tool with "$@" (a run), expects exit 1 (a cell failed), and checks the report $1:
-# the fixed lock passes, the planted bug fails mutual exclusion, its replay reproduces it.
+# the fixed locks pass, the check-then-set bug fails mutual exclusion and its replay reproduces
+# it; the lock without its release fence fails with a data race where $2 is "memory-model"
+# (Relacy), and passes on the sequentially consistent scheduler, which cannot see it.
 check_run() {
-  local report=$1
-  shift
+  local report=$1 model=$2
+  shift 2
   local status=0
   "$tool" run "$@" --quiet --out "$report" || status=$?
   [[ $status == 1 ]] || fail "my-syncstress run $* exited $status, expected 1 (the planted bug)"
-  python3 - "$report" <<'PY' >"$report.replay" || fail "unexpected verdicts in $report"
+  python3 - "$report" "$model" <<'PY' >"$report.replay" || fail "unexpected verdicts in $report"
 import json, sys
 cells = {c["primitive"]: c for c in json.load(open(sys.argv[1]))["cells"]}
-assert set(cells) == {"my_spin_lock", "my_spin_lock_check_then_set"}, sorted(cells)
+assert set(cells) == {"my_spin_lock", "my_spin_lock_check_then_set", "my_spin_lock_fences",
+                      "my_spin_lock_fence_dropped"}, sorted(cells)
 assert cells["my_spin_lock"]["verdict"] == "pass", cells["my_spin_lock"]["verdict"]
+assert cells["my_spin_lock_fences"]["verdict"] == "pass", cells["my_spin_lock_fences"]
+dropped = cells["my_spin_lock_fence_dropped"]
+if sys.argv[2] == "memory-model":
+    assert dropped["verdict"] == "fail", dropped["verdict"]
+    assert dropped["violations"][0]["property"] == "data_race", dropped["violations"][0]
+else:
+    assert dropped["verdict"] == "pass", dropped["verdict"]
 bug = cells["my_spin_lock_check_then_set"]
 assert bug["verdict"] == "fail", bug["verdict"]
 assert bug["violations"][0]["property"] == "mutual_exclusion", bug["violations"][0]
@@ -73,9 +83,10 @@ PY
 }
 
 echo "--- my-syncstress run --scenario mutex-safety (sim)"
-check_run "$work/mutex-safety.json" --scenario mutex-safety
+check_run "$work/mutex-safety.json" sc --scenario mutex-safety
 echo "--- my-syncstress run --preset spin-lock-memory-model.json (Relacy)"
-check_run "$work/memory-model.json" --preset "$example/presets/spin-lock-memory-model.json"
+check_run "$work/memory-model.json" memory-model \
+  --preset "$example/presets/spin-lock-memory-model.json"
 
 echo "--- my-syncstress gate against the example's baseline"
 "$tool" gate --quiet --baseline "$example/baseline.json" --require-all --junit "$work/gate.xml" \

@@ -270,6 +270,10 @@ std::string_view op_name(real_detail::op kind) {
       return "thread";
     case op::join:
       return "join";
+    case op::thread_fence:
+      return "atomic_thread_fence";
+    case op::signal_fence:
+      return "atomic_signal_fence";
   }
   return "operation";
 }

@@ -47,7 +47,9 @@ enum class op : std::uint8_t {
   resume_on_signal,
   resume,
   thread_start,
-  join
+  join,
+  thread_fence,
+  signal_fence
 };
 
 /// One thread's recent operations in a trial: entry i % kOpRingSize is its i-th operation,
