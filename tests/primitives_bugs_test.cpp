@@ -68,6 +68,9 @@ void writer_behind_last_reader() {
 TEST(SharedMutexPart8, LastUnlockSharedLosesTheQueuedWritersWakeup) {
   for (const auto& r : run_on_sim(writer_behind_last_reader<shared_mutex_part8<Sim>>, 5)) {
     EXPECT_EQ(r.outcome, sim::Outcome::deadlock) << r.message;
+    // The property is its own field: the message says what happened, without repeating it.
+    EXPECT_EQ(r.property, "deadlock");
+    EXPECT_EQ(r.message.rfind("no thread can run\n", 0), 0u) << r.message;
   }
   for (const auto& r : run_on_sim(writer_behind_last_reader<shared_mutex_part8_pooled<Sim>>, 5)) {
     EXPECT_EQ(r.outcome, sim::Outcome::deadlock) << r.message;

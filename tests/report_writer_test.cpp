@@ -141,7 +141,7 @@ TEST(Report, TableKeepsEachCellOnOneLineAndNamesThePropertyOnce) {
                                   config_for("/nonexistent/r.json"), outcome_with_one_failure());
   auto& v = doc["cells"][1]["violations"][0];
   v["property"] = "deadlock";
-  v["message"] = "deadlock: no thread can run\n  thread 0 waits in join";
+  v["message"] = "no thread can run\n  thread 0 waits in join";
   doc["cells"][0]["metrics"]["search_complete"] = true;
   std::ostringstream table;
   report::print_table(table, doc);

@@ -276,9 +276,10 @@ void Engine::no_runnable() {
 }
 
 std::string Engine::wait_for_picture(bool spinning) {
-  std::string s = spinning ? "livelock: no thread can run, and a loop spins on values no thread "
-                             "can change any more"
-                           : "deadlock: no thread can run";
+  // The property (deadlock or livelock) is the violation's own field: not repeated here.
+  std::string s = spinning ? "no thread can run, and a loop spins on values no thread can change "
+                             "any more"
+                           : "no thread can run";
   for (std::uint32_t i = 0; i < thread_count_; ++i) {
     const Thread& t = *threads_[i];
     if (t.state != State::blocked || t.wait == Wait::pool) continue;
