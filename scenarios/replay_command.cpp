@@ -7,7 +7,7 @@ namespace syncstress::scenarios {
 
 namespace {
 
-const char*& program_name() {
+const char*& registered_name() {
   static const char* name = "syncstress";
   return name;
 }
@@ -19,7 +19,7 @@ std::string command_for(std::string_view verb, const Preset& preset, std::string
   // A preset of the scenarios/ folder is named; a user's own preset is given by its file.
   const bool named = preset.file.empty() || !preset.file.has_parent_path() ||
                      preset.file.parent_path().filename() == "scenarios";
-  std::string command = concat(program_name(), " ", verb, " --schedule ", shell_quote(schedule));
+  std::string command = concat(registered_name(), " ", verb, " --schedule ", shell_quote(schedule));
   command += named ? concat(" --scenario ", shell_quote(preset.name))
                    : concat(" --preset ", shell_quote(preset.file.string()));
   command += concat(" --primitive ", shell_quote(primitive));
@@ -32,9 +32,11 @@ std::string command_for(std::string_view verb, const Preset& preset, std::string
 }  // namespace
 
 bool register_program_name(const char* name) {
-  program_name() = name;
+  registered_name() = name;
   return true;
 }
+
+std::string_view program_name() { return registered_name(); }
 
 std::string replay_command(const Preset& preset, std::string_view primitive,
                            const std::map<std::string, std::string>& overrides,

@@ -17,6 +17,10 @@ namespace syncstress::scenarios {
 /// program. Returns true.
 bool register_program_name(const char* name);
 
+/// The program's name as registered (`syncstress` unless a tool registered its own), for the
+/// commands a message tells the user to run.
+std::string_view program_name();
+
 /// `syncstress replay --schedule S --scenario NAME --primitive P [--set k=v]...`, quoted for a
 /// POSIX shell. A preset of a scenarios/ directory is named by --scenario; a user's own preset
 /// file by --preset FILE.

@@ -20,6 +20,7 @@
 #include "report/typed_report.hpp"
 #include "run/matrix.hpp"
 #include "scenarios/preset_files.hpp"
+#include "scenarios/replay_command.hpp"
 #include "schedules/shard.hpp"
 #include "schedules/strategy_spec.hpp"
 #include "supervise/program.hpp"
@@ -219,8 +220,9 @@ class RunCommand final : public Command {
     }
     if (resumable) {
       invocation.err << "syncstress: the shards' reports are kept in " << shards_dir.string()
-                     << ": to go on, resume each (syncstress run --resume FILE), then merge "
-                        "them (syncstress merge)\n";
+                     << ": to go on, resume each (" << scenarios::program_name()
+                     << " run --resume FILE), then merge them (" << scenarios::program_name()
+                     << " merge)\n";
     }
     return finish(invocation, config, merged, out);
   }
@@ -255,10 +257,10 @@ class RunCommand final : public Command {
     invocation.err << "syncstress: interrupted by " << (sig == SIGTERM ? "SIGTERM" : "SIGINT")
                    << " before " << unstarted << " of " << count
                    << " shards started; the reports of those that ran are in "
-                   << shards_dir.string()
-                   << ": go on by resuming each (syncstress run --resume FILE) and running the "
-                      "others with --shard K/"
-                   << count << ", then merge them all (syncstress merge)\n";
+                   << shards_dir.string() << ": go on by resuming each ("
+                   << scenarios::program_name()
+                   << " run --resume FILE) and running the others with --shard K/" << count
+                   << ", then merge them all (" << scenarios::program_name() << " merge)\n";
     return 128 + sig;
   }
 
@@ -603,9 +605,9 @@ class RunCommand final : public Command {
                                          return !cell.value("position", nlohmann::json()).is_null();
                                        });
     const std::string go_on =
-        resumable
-            ? concat("; go on from where they stopped: syncstress run --resume ", path.string())
-            : "";
+        resumable ? concat("; go on from where they stopped: ", scenarios::program_name(),
+                           " run --resume ", path.string())
+                  : "";
     const auto& by = summary.value("interrupted_by", nlohmann::json());
     if (by.is_string()) {
       invocation.err << "syncstress: interrupted by " << by.get<std::string>() << " after "

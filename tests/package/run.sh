@@ -93,6 +93,15 @@ echo "--- my-syncstress gate against the example's baseline"
   "$work/mutex-safety.json" "$work/memory-model.json" || fail "the gate found differences"
 grep -q 'failures="0"' "$work/gate.xml" || fail "the JUnit file reports failures"
 
+echo "--- a search its time budget cut short says how to go on with my-syncstress"
+# Exit 4: inconclusive. Thousands of executions at this size: the budget ends the search.
+status=0
+"$tool" run --scenario mutex-fairness --primitive my_spin_lock --schedule exhaustive \
+  --time-budget 0.001 --quiet --out "$work/cut.json" 2>"$work/cut.err" || status=$?
+[[ $status == 4 ]] || fail "the cut-short search exited $status, expected 4: $(cat "$work/cut.err")"
+grep -qF "go on from where they stopped: my-syncstress run --resume" "$work/cut.err" ||
+  fail "the hint does not name my-syncstress: $(cat "$work/cut.err")"
+
 echo "--- both programs read the presets of $prefix, not of the source tree"
 presets="$prefix/share/syncstress/scenarios"
 sed 's/"name": "mutex-safety"/"name": "installed-marker"/' "$presets/mutex-safety.json" \
