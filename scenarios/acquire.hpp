@@ -7,15 +7,57 @@
 #include <coroutine>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
+#include <utility>
 
 #include "primitives/catalog.hpp"
 
 namespace syncstress::scenarios {
 
+/// What an acquisition leaves the caller: for an awaitable (async mode), what co_await gives;
+/// for a blocking call (sync mode), what it returns.
+template <class R>
+struct acquired {
+  using type = R;
+};
+template <class R>
+  requires requires(R& r) { r.await_resume(); }
+struct acquired<R> {
+  using type = decltype(std::declval<R&>().await_resume());
+};
+template <class R>
+  requires(requires(R& r) { r.operator co_await(); } && !requires(R& r) { r.await_resume(); })
+struct acquired<R> {
+  using type = decltype(std::declval<R&>().operator co_await().await_resume());
+};
+
+/// The harness drops what an acquisition returns and releases through unlock() (or release()):
+/// a result that releases when destroyed (a scoped guard) would release at once and then again.
+/// Refused at compile time, naming the fix.
+template <class R>
+constexpr void require_droppable_result() {
+  using T = typename acquired<R>::type;
+  static_assert(std::is_void_v<T> || std::is_trivially_destructible_v<T>,
+                "syncstress: this primitive's lock()/lock_shared()/acquire() gives an object "
+                "that does something when destroyed (a guard?). The harness drops it and calls "
+                "unlock()/unlock_shared()/release() itself, so a guard would release twice: "
+                "register an adapter whose acquisition gives nothing (primitives/README.md, "
+                "\"kind / mode\").");
+}
+
 /// The primitive under test, built as its kind is: a semaphore with `capacity` tokens, an
 /// event not set, anything else by default. On the heap, so no family needs an optional.
 template <Kind K, class Prim>
 std::unique_ptr<Prim> make_primitive(std::int64_t capacity) {
+  if constexpr (K == Kind::mutex || K == Kind::shared_mutex) {
+    require_droppable_result<decltype(std::declval<Prim&>().lock())>();
+  }
+  if constexpr (K == Kind::shared_mutex) {
+    require_droppable_result<decltype(std::declval<Prim&>().lock_shared())>();
+  }
+  if constexpr (K == Kind::semaphore) {
+    require_droppable_result<decltype(std::declval<Prim&>().acquire())>();
+  }
   if constexpr (K == Kind::semaphore) {
     return std::make_unique<Prim>(capacity);
   } else if constexpr (K == Kind::event) {
