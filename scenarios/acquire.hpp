@@ -14,19 +14,27 @@
 
 namespace syncstress::scenarios {
 
+/// An awaiter, and a type that gives one through its member operator co_await.
+template <class R>
+concept awaiter = requires(R& r) {
+  r.await_resume();
+};
+template <class R>
+concept awaitable_by_member = !awaiter<R> && requires(R & r) {
+  r.operator co_await();
+};
+
 /// What an acquisition leaves the caller: for an awaitable (async mode), what co_await gives;
 /// for a blocking call (sync mode), what it returns.
 template <class R>
 struct acquired {
   using type = R;
 };
-template <class R>
-  requires requires(R& r) { r.await_resume(); }
+template <awaiter R>
 struct acquired<R> {
   using type = decltype(std::declval<R&>().await_resume());
 };
-template <class R>
-  requires(requires(R& r) { r.operator co_await(); } && !requires(R& r) { r.await_resume(); })
+template <awaitable_by_member R>
 struct acquired<R> {
   using type = decltype(std::declval<R&>().operator co_await().await_resume());
 };
