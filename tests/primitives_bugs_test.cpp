@@ -71,6 +71,11 @@ TEST(SharedMutexPart8, LastUnlockSharedLosesTheQueuedWritersWakeup) {
     // The property is its own field: the message says what happened, without repeating it.
     EXPECT_EQ(r.property, "deadlock");
     EXPECT_EQ(r.message.rfind("no thread can run\n", 0), 0u) << r.message;
+    // The writer's coroutine (the second the test's thread made), whose wake-up was lost, is
+    // named; the reader's, which finished, is not.
+    EXPECT_NE(r.message.find("\n  coroutine 2 of thread 0 is suspended"), std::string::npos)
+        << r.message;
+    EXPECT_EQ(r.message.find("coroutine 1 of"), std::string::npos) << r.message;
   }
   for (const auto& r : run_on_sim(writer_behind_last_reader<shared_mutex_part8_pooled<Sim>>, 5)) {
     EXPECT_EQ(r.outcome, sim::Outcome::deadlock) << r.message;

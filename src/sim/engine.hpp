@@ -599,6 +599,10 @@ class Engine {
   void run_coroutine(std::coroutine_handle<> h);
   FrameRecord* frame(void* address);
   std::string frame_name(const FrameRecord& f) const;
+  /// "suspended; last resumed or queued at F:L" (or queued, or registered for a signal).
+  static std::string frame_state(const FrameRecord& f);
+  /// Neither destroyed nor finished.
+  static bool live_frame(const FrameRecord& f);
   /// "t2 destroyed after step 16": who destroyed a destroyed frame, and when.
   static std::string destroyed_when(const FrameRecord& f);
   void check_frames_at_end();

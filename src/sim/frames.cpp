@@ -129,20 +129,30 @@ void Engine::run_coroutine(std::coroutine_handle<> h) {
   self.resumed_in_teardown = outer_in_teardown;
 }
 
+std::string Engine::frame_state(const FrameRecord& f) {
+  std::string s = f.queued      ? "queued for a pool worker"
+                  : f.pool_wait ? "registered to resume on an event's signal"
+                                : "suspended";
+  if (f.has_loc) {
+    s += "; last resumed or queued at " + std::string(short_file(f.last_loc.file_name())) + ":" +
+         std::to_string(f.last_loc.line());
+  }
+  return s;
+}
+
+bool Engine::live_frame(const FrameRecord& f) {
+  return !f.destroyed && !std::coroutine_handle<>::from_address(f.address).done();
+}
+
 void Engine::check_frames_at_end() {
   std::string message;
   const FrameRecord* first = nullptr;
   for (const FrameRecord& f : frames_) {
-    if (f.destroyed) continue;
-    if (std::coroutine_handle<>::from_address(f.address).done()) continue;
+    if (!live_frame(f)) continue;
     if (first == nullptr) first = &f;
     if (!message.empty()) message += "\n";
     message += frame_name(f) + " (created by thread " + std::to_string(f.creator) + " at step " +
-               std::to_string(f.created_step) + ") is still suspended";
-    if (f.has_loc) {
-      message += "; last resumed or queued at " + std::string(short_file(f.last_loc.file_name())) +
-                 ":" + std::to_string(f.last_loc.line());
-    }
+               std::to_string(f.created_step) + ") is still " + frame_state(f);
   }
   if (first == nullptr) return;
   result_.outcome = Outcome::frame_misuse;

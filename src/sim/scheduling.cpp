@@ -1,5 +1,6 @@
 // Scheduling: a step is recorded, then the Strategy picks who runs next; a thread blocks and
 // is woken; no runnable thread ends the execution (completed, or a deadlock and its picture).
+#include <algorithm>
 #include <cstddef>
 #include <exception>
 #include <string>
@@ -293,6 +294,17 @@ std::string Engine::wait_for_picture(bool spinning) {
     if (t.wait_holder >= 0) s += " (held by thread " + std::to_string(t.wait_holder) + ")";
     s += " at " + std::string(short_file(t.wait_loc.file_name())) + ":" +
          std::to_string(t.wait_loc.line());
+  }
+  // The coroutines the threads were waiting for, each named by the thread that created it and
+  // how many it had created before (the same in every equivalent execution, unlike frame#N).
+  for (std::size_t i = 0; i < frames_.size(); ++i) {
+    const FrameRecord& f = frames_[i];
+    if (!live_frame(f) || !f.started) continue;
+    const auto ordinal =
+        1 + std::count_if(frames_.begin(), frames_.begin() + static_cast<std::ptrdiff_t>(i),
+                          [&](const FrameRecord& g) { return g.creator == f.creator; });
+    s += "\n  coroutine " + std::to_string(ordinal) + " of thread " + std::to_string(f.creator) +
+         " is " + frame_state(f);
   }
   return s;
 }
