@@ -65,6 +65,9 @@ dropped = cells["my_spin_lock_fence_dropped"]
 if sys.argv[2] == "memory-model":
     assert dropped["verdict"] == "fail", dropped["verdict"]
     assert dropped["violations"][0]["property"] == "data_race", dropped["violations"][0]
+    # The race names the lock's unlock, whose release fence is missing, by its line.
+    assert "the primitive's atomic store (relaxed) at include/my/spin_lock.hpp(" in \
+        dropped["violations"][0]["message"], dropped["violations"][0]["message"]
 else:
     assert dropped["verdict"] == "pass", dropped["verdict"]
 bug = cells["my_spin_lock_check_then_set"]

@@ -154,21 +154,76 @@ inline HistoryLine parse_history_line(const std::string& line) {
   return out;
 }
 
-/// "a store at scenarios/scenario_context.hpp(61) on thread 4 is not ordered after the load at
-/// scenarios/scenario_context.hpp(68) on thread 3":
-/// the access that tripped the detector (the line before the report) and the latest access to
-/// the same variable by another thread.
+/// Whether `line` is an atomic operation or a fence of the primitive under test: not of the
+/// harness (scenarios/, in the source tree or an installed include/syncstress/) nor of Relacy.
+inline bool primitive_operation(const HistoryLine& line) {
+  const bool atomic =
+      line.what.find("order=") != std::string::npos || line.what.find("fence") != std::string::npos;
+  const bool harness = line.where.rfind("scenarios/", 0) == 0 ||
+                       line.where.find("/syncstress/scenarios/") != std::string::npos;
+  const bool relacy = line.where.find("/relacy/") != std::string::npos;
+  return atomic && !harness && !relacy && !line.where.empty();
+}
+
+/// "atomic store (relaxed) at include/my/spin_lock.hpp(61)": a history line's operation, its
+/// order, and where it ran.
+inline std::string operation_at(const HistoryLine& line) {
+  // The operation's words, without the values Relacy prints among them ("orig=0").
+  std::string op;
+  std::istringstream words(line.what.substr(0, line.what.find(',')));
+  for (std::string word; words >> word;) {
+    if (word.find('=') == std::string::npos) op += (op.empty() ? "" : " ") + word;
+  }
+  const auto order = line.what.find("order=");
+  if (order != std::string::npos) {
+    const auto from = order + 6;
+    op += " (" + line.what.substr(from, line.what.find(',', from) - from) + ")";
+  }
+  return op + " at " + line.where;
+}
+
+/// "a store at scenarios/scenario_context.hpp(61) on thread 4 is not ordered after the store at
+/// scenarios/scenario_context.hpp(61) on thread 3; in between, the primitive's atomic store
+/// (relaxed) at include/my/spin_lock.hpp(61) on thread 3 and acquire fence at
+/// include/my/spin_lock.hpp(38) on thread 4 order nothing between them":
+/// the access that tripped the detector (the line before the report), the latest access to the
+/// same variable by another thread, and the primitive's operations that were meant to order
+/// them (the earlier thread's first after its access, the later thread's last before its own).
 inline std::string describe_race(const std::vector<std::string>& history) {
   if (history.size() < 2) return "two unordered accesses, one a write";
-  const HistoryLine now = parse_history_line(history[history.size() - 2]);
+  const std::size_t now_at = history.size() - 2;
+  const HistoryLine now = parse_history_line(history[now_at]);
   std::string text = "a " + now.what.substr(0, now.what.find(',')) + " at " + now.where +
                      " on thread " + now.thread;
-  for (std::size_t i = history.size() - 2; i-- > 0;) {
+  for (std::size_t i = now_at; i-- > 0;) {
     const HistoryLine before = parse_history_line(history[i]);
-    if (!now.address.empty() && before.address == now.address && before.thread != now.thread) {
-      return text + " is not ordered after the " + before.what.substr(0, before.what.find(',')) +
-             " at " + before.where + " on thread " + before.thread;
+    if (now.address.empty() || before.address != now.address || before.thread == now.thread) {
+      continue;
     }
+    text += " is not ordered after the " + before.what.substr(0, before.what.find(',')) + " at " +
+            before.where + " on thread " + before.thread;
+    std::vector<std::string> between;
+    for (std::size_t k = i + 1; k < now_at; ++k) {
+      const HistoryLine line = parse_history_line(history[k]);
+      if (line.thread == before.thread && primitive_operation(line)) {
+        between.push_back(operation_at(line) + " on thread " + before.thread);
+        break;
+      }
+    }
+    for (std::size_t k = now_at; k-- > i + 1;) {
+      const HistoryLine line = parse_history_line(history[k]);
+      if (line.thread == now.thread && primitive_operation(line)) {
+        between.push_back(operation_at(line) + " on thread " + now.thread);
+        break;
+      }
+    }
+    if (between.size() == 2) {
+      text += "; in between, the primitive's " + between[0] + " and " + between[1] +
+              " order nothing between them";
+    } else if (between.size() == 1) {
+      text += "; in between, the primitive's " + between[0] + " orders nothing between them";
+    }
+    return text;
   }
   return text;
 }
