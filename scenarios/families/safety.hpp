@@ -85,10 +85,14 @@ struct EventBook {
 
 /// Event waiters: each wait must be justified by a set. For an auto-reset event every set
 /// releases at most one waiter, so releases never exceed sets; a manual-reset event is never
-/// reset here, so any release needs one set before it.
+/// reset here, so any release needs one set before it. A release counts as the waiter's
+/// acquisition, with its wait, for the metrics.
 template <Platform P, Mode M, class Prim>
-task<P> event_waiter(ScenarioContext<P>& c, Prim& e, EventBook<P>& book) {
+task<P> event_waiter(ScenarioContext<P>& c, ActorStats& me, Prim& e, EventBook<P>& book) {
+  const auto arrived = HarnessHooks<P>::now();
   co_await wait_for<M>(e);
+  me.waits.push_back(HarnessHooks<P>::now() - arrived);
+  ++me.acquisitions;
   // The sets first: once this release is counted, the setter may set again.
   const auto set_count = book.sets.get();
   const std::int64_t released = book.taken.fetch_add(1, std::memory_order_relaxed) + 1;
@@ -132,9 +136,9 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   const auto actors = p.integer("actors");
   const auto rounds = p.integer("rounds");
   const auto capacity = p.integer("capacity");
-  // One per actor (and the event's setter): acquisitions and waits, for the metrics. Each actor
-  // writes only its own.
-  obs.actors.resize(static_cast<std::size_t>(actors) + (K == Kind::event ? 1 : 0));
+  // One per actor (an event's waiters; not its setter, which acquires nothing): acquisitions and
+  // waits, for the metrics. Each actor writes only its own.
+  obs.actors.resize(static_cast<std::size_t>(actors));
   auto stats = [&obs](std::int64_t i) -> ActorStats& {
     return obs.actors[static_cast<std::size_t>(i)];
   };
@@ -166,7 +170,7 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
     }
   } else if constexpr (K == Kind::event) {
     for (std::int64_t i = 0; i < actors; ++i) {
-      group.add([&] { return event_waiter<P, M>(c, prim, book); }, kTwins);
+      group.add([&, i] { return event_waiter<P, M>(c, stats(i), prim, book); }, kTwins);
     }
     // An auto-reset event needs one set per waiter; a manual-reset one releases all at once.
     const std::int64_t set_count = Prim::kAutoReset ? actors : 1;
