@@ -65,8 +65,6 @@ std::unique_ptr<Prim> make_primitive(std::int64_t capacity) {
   }
   if constexpr (K == Kind::semaphore) {
     require_droppable_result<decltype(std::declval<Prim&>().acquire())>();
-  }
-  if constexpr (K == Kind::semaphore) {
     return std::make_unique<Prim>(capacity);
   } else if constexpr (K == Kind::event) {
     (void)capacity;

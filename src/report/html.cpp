@@ -10,7 +10,6 @@
 #include "report/html_metrics.hpp"
 #include "report/html_text.hpp"
 #include "report/report.hpp"
-#include "scenarios/metrics.hpp"
 #include "util/concat.hpp"
 
 namespace syncstress::report {
@@ -134,14 +133,6 @@ std::string number_column(double value, const std::string& shown) {
                 "</td>");
 }
 
-/// A pass of an exhaustive search that did not run every schedule: it holds for the schedules
-/// run, not for every one within the bounds (the text table says so too).
-bool incomplete_search_pass(const CellResult& cell) {
-  return cell.verdict == Verdict::pass && cell.metrics.is_object() &&
-         cell.metrics.contains(scenarios::kSearchMetricsKey) &&
-         !cell.metrics.value("search_complete", false);
-}
-
 /// Cell `number`'s row of the table; its violations are numbered from `first_violation_number`.
 std::string table_row(const CellResult& cell, std::size_t number,
                       std::size_t first_violation_number) {
@@ -153,7 +144,9 @@ std::string table_row(const CellResult& cell, std::size_t number,
       "</a></td><td class=\"name\">", escape_html(cell.primitive), "</td><td class=\"name\">",
       escape_html(cell.scenario), "</td><td class=\"mono\">", escape_html(cell.schedule),
       "</td><td data-sort=\"", escape_html(verdict), "\">", badge(cell.verdict),
-      incomplete_search_pass(cell) ? " (search incomplete)" : "", "</td>");
+      cell.verdict == Verdict::pass && search_incomplete(cell.metrics) ? " (search incomplete)"
+                                                                       : "",
+      "</td>");
   const auto executions = static_cast<double>(cell.executions);
   const auto steps = static_cast<double>(cell.steps);
   out += number_column(executions, format_number(executions));

@@ -366,7 +366,8 @@ std::string executions_of(const nlohmann::json& cell) {
 /// complete search's pass holds for every schedule within its bounds.
 std::string verdict_of(const nlohmann::json& cell) {
   std::string verdict = printable(cell.at("verdict").get<std::string>());
-  if (verdict == "pass" && search_metrics(cell) != nullptr && !search_complete(cell)) {
+  const auto metrics = cell.find("metrics");
+  if (verdict == "pass" && metrics != cell.end() && search_incomplete(*metrics)) {
     verdict += " (search incomplete)";
   }
   return verdict;
@@ -414,6 +415,12 @@ void print_columns(std::ostream& out, const std::vector<std::string>& header,
 }
 
 }  // namespace
+
+bool search_incomplete(const nlohmann::json& metrics) {
+  if (!metrics.is_object()) return false;
+  const auto search = metrics.find(scenarios::kSearchMetricsKey);
+  return search != metrics.end() && search->is_object() && !metrics.value("search_complete", false);
+}
 
 void print_table(std::ostream& out, const nlohmann::json& report) {
   const std::vector<std::string> header = {"primitive",  "scenario", "schedule",       "verdict",

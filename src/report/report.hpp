@@ -87,6 +87,10 @@ std::optional<std::string> other_build(const nlohmann::json& report);
 /// A wall-clock figure in ns as people read it: "850 ns", "12.3 us", "4.1 ms", "2.0 s".
 std::string format_ns(double ns);
 
+/// Whether a cell's `metrics` are an exhaustive search's that did not run every schedule: its
+/// pass holds for the schedules run, not for every one within its bounds (both tables say so).
+bool search_incomplete(const nlohmann::json& metrics);
+
 /// The human table: primitive | scenario | schedule | verdict | executions | time | first
 /// violation, from a report document.
 void print_table(std::ostream& out, const nlohmann::json& report);

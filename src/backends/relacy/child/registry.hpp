@@ -195,11 +195,10 @@ inline std::string describe_race(const std::vector<std::string>& history) {
   const HistoryLine now = parse_history_line(history[now_at]);
   std::string text = "a " + now.what.substr(0, now.what.find(',')) + " at " + now.where +
                      " on thread " + now.thread;
+  if (now.address.empty()) return text;
   for (std::size_t i = now_at; i-- > 0;) {
     const HistoryLine before = parse_history_line(history[i]);
-    if (now.address.empty() || before.address != now.address || before.thread == now.thread) {
-      continue;
-    }
+    if (before.address != now.address || before.thread == now.thread) continue;
     text += " is not ordered after the " + before.what.substr(0, before.what.find(',')) + " at " +
             before.where + " on thread " + before.thread;
     std::vector<std::string> between;
