@@ -12,7 +12,8 @@ std::string to_string(const Choice& choice) {
 ReplayStrategy::ReplayStrategy(Schedule schedule)
     : schedule_(std::move(schedule)),
       faults_(describes_faults(schedule_.strategy)),
-      reduced_(describes_reduced_search(schedule_.strategy)) {}
+      reduced_(describes_reduced_search(schedule_.strategy)),
+      memory_(described_memory(schedule_.strategy)) {}
 
 std::optional<Execution> ReplayStrategy::new_execution() {
   if (started_) return std::nullopt;
@@ -22,6 +23,7 @@ std::optional<Execution> ReplayStrategy::new_execution() {
   e.seed = schedule_.seed;
   e.faults = faults_;
   e.reduced = reduced_;
+  e.memory = memory_;
   return e;
 }
 

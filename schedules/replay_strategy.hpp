@@ -38,8 +38,9 @@ class ReplayStrategy final : public Strategy {
   const Choice& take(ChoiceKind kind, std::uint64_t bound);
 
   Schedule schedule_;
-  bool faults_;   // the producer explored faults
-  bool reduced_;  // the producer followed Execution::reduced
+  bool faults_;         // the producer explored faults
+  bool reduced_;        // the producer followed Execution::reduced
+  MemoryModel memory_;  // the producer's memory model
   std::size_t position_ = 0;
   bool started_ = false;
   bool diverged_ = false;

@@ -92,7 +92,11 @@ std::string ExhaustiveParams::describe() const {
 }
 
 std::string SimStrategySpec::describe() const {
-  return std::visit([](const auto& p) { return p.describe(); }, as);
+  std::string out = std::visit([](const auto& p) { return p.describe(); }, as);
+  if (memory == MemoryModel::c11) {
+    out += out.find(':') == std::string::npos ? ":memory=c11" : ",memory=c11";
+  }
+  return out;
 }
 
 bool SimStrategySpec::takes_seed() const {

@@ -45,9 +45,15 @@ struct ExhaustiveParams {
   std::string describe() const;
 };
 
+/// What sim's atomics do: every operation sequentially consistent (memory=sc, the default), or
+/// the C++ memory model, where a load may read a store older than the newest and races on
+/// cells are found (memory=c11; src/sim/memory.hpp). A parameter of every sim strategy.
+enum class MemoryModel : std::uint8_t { sc, c11 };
+
 /// One sim strategy with its checked parameters.
 struct SimStrategySpec {
   std::variant<PortfolioParams, RandomParams, PctParams, RoundRobinParams, ExhaustiveParams> as;
+  MemoryModel memory = MemoryModel::sc;
 
   /// A fresh strategy seeded with `seed` (ignored by the deterministic ones). For a shard of
   /// `executions` planned executions: an exhaustive search takes its prefixes; any other
@@ -64,8 +70,8 @@ struct SimStrategySpec {
   /// The executions a shard plans of `executions`: its range for a strategy that splits by
   /// execution number, all of them (a cap) for an exhaustive search.
   std::uint64_t shard_executions(Shard shard, std::uint64_t executions) const;
-  /// How a report's schedule column and a schedule string spell it (the alternative's
-  /// describe()).
+  /// How a report's schedule column and a schedule string spell it: the alternative's
+  /// describe(), then ",memory=c11" (":memory=c11" after a bare name) under the C++ model.
   std::string describe() const;
   /// portfolio, random and pct draw their executions from the seed.
   bool takes_seed() const;

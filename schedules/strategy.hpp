@@ -52,6 +52,10 @@ struct Execution {
   /// producer's description (exhaustive with its reduction), so a replay or a shrink asks the
   /// same questions.
   bool reduced = false;
+  /// The memory model its atomics follow (SimStrategySpec::memory): under c11 a load asks
+  /// next_u64 which store it reads when it may read more than one. Part of the producer's
+  /// description (",memory=c11"), so a replay asks the same questions.
+  MemoryModel memory = MemoryModel::sc;
   /// False for an execution that another shard owns: an exhaustive search runs it only to walk
   /// the top of its tree (schedules/shard.hpp); the cell neither counts nor judges it.
   bool counts = true;

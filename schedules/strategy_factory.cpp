@@ -9,25 +9,34 @@ namespace {
 constexpr std::string_view kFaultsSummary =
     "on: every execution explores spurious wake-ups and weak-CAS failures where the cell allows "
     "them";
-constexpr std::array<StrategyParamInfo, 1> kRandomParams{{
+constexpr StrategyParamInfo kMemory{
+    "memory", "sc",
+    "c11: the C++ memory model (a load may read an older store; data races on cells found); sc: "
+    "every operation sequentially consistent"};
+constexpr std::array<StrategyParamInfo, 2> kRandomParams{{
     {"faults", "off", kFaultsSummary},
+    kMemory,
 }};
-constexpr std::array<StrategyParamInfo, 3> kPctParams{{
+constexpr std::array<StrategyParamInfo, 4> kPctParams{{
     {"d", "3", "bug depth aimed at: d-1 priority change points per execution (>= 1)"},
     {"k", "100000",
      "ceiling on k, the steps change points are drawn from: the first execution uses it, later "
      "ones the longest execution seen, at most this"},
     {"faults", "off", kFaultsSummary},
+    kMemory,
 }};
-constexpr std::array<StrategyParamInfo, 2> kPortfolioParams{{
+constexpr std::array<StrategyParamInfo, 3> kPortfolioParams{{
     {"k", "100000", "ceiling on the PCT members' k (measured: the longest execution seen)"},
     {"faults", "on", "on: every other round of members explores faults where the cell allows them"},
+    kMemory,
 }};
-constexpr std::array<StrategyParamInfo, 2> kExhaustiveParams{{
+constexpr std::array<StrategyParamInfo, 1> kRoundRobinParams{{kMemory}};
+constexpr std::array<StrategyParamInfo, 3> kExhaustiveParams{{
     {"preemptions", "none", "explore only schedules with at most this many preemptions"},
     {"reduction", "dpor",
      "dpor: one execution per class of equivalent schedules (source sets and sleep sets); none: "
      "every schedule"},
+    kMemory,
 }};
 
 constexpr std::array<StrategyInfo, 5> kCatalog{{
@@ -41,7 +50,8 @@ constexpr std::array<StrategyInfo, 5> kCatalog{{
      "probabilistic concurrency testing (Burckhardt et al. 2010): random priorities "
      "with d-1 change points",
      kPctParams},
-    {"round-robin", "one deterministic execution: threads take steps in turn, no faults", {}},
+    {"round-robin", "one deterministic execution: threads take steps in turn, no faults",
+     kRoundRobinParams},
     {"exhaustive",
      "every schedule up to equivalence, depth first (optionally preemption-bounded); stops when "
      "done",
@@ -87,11 +97,34 @@ bool faults_param(const StrategyParams& params, std::string_view strategy, bool 
                       "' must be on or off");
 }
 
+SimStrategySpec parse_strategy_params(std::string_view name, const StrategyParams& params);
+
 }  // namespace
 
 std::span<const StrategyInfo> strategy_catalog() { return kCatalog; }
 
-SimStrategySpec parse_sim_strategy(std::string_view name, const StrategyParams& params) {
+SimStrategySpec parse_sim_strategy(std::string_view name, const StrategyParams& given) {
+  // memory= is every sim strategy's; the others are checked against the strategy's own.
+  StrategyParams params = given;
+  MemoryModel memory = MemoryModel::sc;
+  if (const auto it = params.find("memory"); it != params.end()) {
+    if (it->second == "c11") {
+      memory = MemoryModel::c11;
+    } else if (it->second != "sc") {
+      throw StrategyError(std::string(name) + ": parameter memory='" + it->second +
+                          "' must be sc (every operation sequentially consistent) or c11 (the C++ "
+                          "memory model)");
+    }
+    params.erase(it);
+  }
+  SimStrategySpec spec = parse_strategy_params(name, params);
+  spec.memory = memory;
+  return spec;
+}
+
+namespace {
+
+SimStrategySpec parse_strategy_params(std::string_view name, const StrategyParams& params) {
   const StrategyInfo* info = find(name);
   if (info == nullptr) {
     if (name == "replay") {
@@ -143,6 +176,8 @@ SimStrategySpec parse_sim_strategy(std::string_view name, const StrategyParams& 
   return {p};
 }
 
+}  // namespace
+
 std::unique_ptr<Strategy> make_strategy(std::string_view name, std::uint64_t seed,
                                         const StrategyParams& params, Shard shard) {
   return parse_sim_strategy(name, params).make(seed, shard);
@@ -175,6 +210,15 @@ bool describes_faults(std::string_view description) {
     return it != params.end() && it->second == "on";
   } catch (const StrategyError&) {
     return false;
+  }
+}
+
+MemoryModel described_memory(std::string_view description) {
+  try {
+    const auto [name, params] = parse_strategy_description(description);
+    return parse_sim_strategy(name, params).memory;
+  } catch (const StrategyError&) {
+    return MemoryModel::sc;
   }
 }
 

@@ -65,6 +65,10 @@ bool describes_faults(std::string_view description);
 /// Execution::reduced; false for any other, or one that does not parse.
 bool describes_reduced_search(std::string_view description);
 
+/// The memory model a description as SimStrategySpec::describe() writes it names
+/// ("...,memory=c11"); sc for one that names none or does not parse.
+MemoryModel described_memory(std::string_view description);
+
 /// make_strategy() from a description and seed. For random and pct this regenerates the
 /// execution a schedule was recorded from (it is the new strategy's first execution) without
 /// its choices; round-robin has one execution anyway; exhaustive starts its search over.

@@ -364,6 +364,15 @@ TEST(StrategyFactory, BuildsEveryCataloguedStrategyByName) {
   EXPECT_EQ(first_named("random", {{"faults", "on"}}), "random:faults=on");
   EXPECT_EQ(first_named("portfolio"), "random");  // its first member
   EXPECT_EQ(first_named("exhaustive", {{"preemptions", "3"}}), "exhaustive:preemptions=3");
+  // The memory model is the spec's, printed after the strategy's own parameters.
+  const auto spec = [](std::string_view name, const StrategyParams& params) {
+    return parse_sim_strategy(name, params);
+  };
+  EXPECT_EQ(spec("exhaustive", {{"memory", "c11"}}).describe(), "exhaustive:memory=c11");
+  EXPECT_EQ(spec("pct", {{"d", "2"}, {"memory", "c11"}}).describe(), "pct:d=2,k=100000,memory=c11");
+  EXPECT_EQ(spec("random", {{"memory", "sc"}}).describe(), "random");
+  EXPECT_EQ(described_memory("exhaustive:preemptions=1,memory=c11"), MemoryModel::c11);
+  EXPECT_EQ(described_memory("exhaustive:preemptions=1"), MemoryModel::sc);
 }
 
 // Expects make_strategy to throw StrategyError mentioning each fragment.
@@ -385,7 +394,8 @@ TEST(StrategyFactory, RefusesUnknownNamesParametersAndValuesListingTheValidOnes)
   expect_refused("replay", {}, {"--schedule"});
   expect_refused("pct", {{"depth", "2"}}, {"unknown parameter 'depth'", "d, k"});
   expect_refused("random", {{"d", "2"}}, {"valid: faults"});
-  expect_refused("round-robin", {{"d", "2"}}, {"valid: none"});
+  expect_refused("round-robin", {{"d", "2"}}, {"valid: memory"});
+  expect_refused("exhaustive", {{"memory", "tso"}}, {"memory='tso'", "sc", "c11"});
   expect_refused("random", {{"faults", "yes"}}, {"faults='yes'", "on or off"});
   expect_refused("pct", {{"d", "0"}}, {"d='0'", "from 1 to 64"});
   expect_refused("pct", {{"k", "ten"}}, {"k='ten'"});

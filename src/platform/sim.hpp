@@ -2,11 +2,13 @@
 //
 // Primitives compiled against syncstress::Sim run on simulated threads (fibers) inside
 // sim::Runtime::run(); every operation is recorded in the trace with the primitive's own
-// source line, then the Strategy picks who runs next. Sequentially consistent: memory orders
-// are accepted and ignored (sim explores interleavings, not weak memory). cell<T> accesses
-// are not scheduling points (Relacy checks races on them). Outside an execution the
-// operations act directly on their objects, single-threaded; one that would block forever
-// throws std::logic_error.
+// source line, then the Strategy picks who runs next. By default sequentially consistent:
+// memory orders are accepted and ignored. Under the C++ memory model (an execution whose
+// strategy says memory=c11; src/sim/memory.hpp) a load may read an older store than the
+// newest, the memory orders and fences decide what happens before what, and cell<T> accesses
+// not ordered by it are a data race. cell<T> accesses are never scheduling points. Outside an
+// execution the operations act directly on their objects, single-threaded; one that would
+// block forever throws std::logic_error.
 #pragma once
 
 #include <concepts>
@@ -54,6 +56,39 @@ bool same_bits(const T& a, const T& b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
+/// A value's bits as the memory model keeps them (values of up to 8 bytes).
+template <class T>
+std::uint64_t bits_of(const T& v) {
+  std::uint64_t b = 0;
+  // NOLINTNEXTLINE(bugprone-sizeof-expression): T may be a pointer; its bits are kept.
+  std::memcpy(&b, &v, sizeof(T));
+  return b;
+}
+/// `like` with the bits `b` (T need not be default-constructible).
+template <class T>
+T with_bits(T like, std::uint64_t b) {
+  // NOLINTNEXTLINE(bugprone-sizeof-expression): T may be a pointer; its bits are set.
+  std::memcpy(&like, &b, sizeof(T));
+  return like;
+}
+/// The engine, when the running execution follows the C++ memory model and T is one it keeps
+/// (at most 8 bytes; a larger atomic stays sequentially consistent); else null.
+template <class T>
+Engine* c11_engine() {
+  if constexpr (sizeof(T) <= sizeof(std::uint64_t)) {
+    Engine* e = t_engine;
+    return e != nullptr && e->c11() ? e : nullptr;
+  } else {
+    return nullptr;
+  }
+}
+/// A compare-exchange's failure order when only one order is given (as std::atomic derives it).
+constexpr std::memory_order failure_order(std::memory_order mo) {
+  if (mo == std::memory_order_acq_rel) return std::memory_order_acquire;
+  if (mo == std::memory_order_release) return std::memory_order_relaxed;
+  return mo;
+}
+
 }  // namespace sim::detail
 
 struct Sim {
@@ -70,87 +105,100 @@ struct Sim {
     atomic(const atomic&) = delete;
     atomic& operator=(const atomic&) = delete;
 
-    T load(std::memory_order = std::memory_order_seq_cst,
+    T load(std::memory_order mo = std::memory_order_seq_cst,
            source_location loc = source_location::current()) const {
       ahead(loc, false);
+      if (auto* e = sim::detail::c11_engine<T>()) [[unlikely]]
+        return weak_load(*e, mo, loc);
       T r = v_;
       op(
           "load", [&] { return sim::detail::show(r); }, loc, kUnwind, kReads);
       return r;
     }
-    void store(T v, std::memory_order = std::memory_order_seq_cst,
+    void store(T v, std::memory_order mo = std::memory_order_seq_cst,
                source_location loc = source_location::current()) {
-      ahead(loc, !sim::detail::same_bits(v_, v));
-      const bool writes = !sim::detail::same_bits(v_, v);
+      // Under the C++ model every store is a new one, whatever the value.
+      ahead(loc, weak() || !sim::detail::same_bits(v_, v));
+      const bool writes = weak() || !sim::detail::same_bits(v_, v);
+      if (auto* e = sim::detail::c11_engine<T>()) [[unlikely]]
+        e->c11_write(this, bits(v_), bits(v), mo, /*rmw=*/false);
       v_ = v;
       op(
           "store", [&] { return sim::detail::show(v); }, loc, sim::detail::Point::plain, writes);
     }
-    T exchange(T v, std::memory_order = std::memory_order_seq_cst,
+    T exchange(T v, std::memory_order mo = std::memory_order_seq_cst,
                source_location loc = source_location::current()) {
-      ahead(loc, !sim::detail::same_bits(v_, v));
+      ahead(loc, weak() || !sim::detail::same_bits(v_, v));
+      const bool c11 = weak();
+      if (auto* e = sim::detail::c11_engine<T>()) [[unlikely]]
+        e->c11_write(this, bits(v_), bits(v), mo, /*rmw=*/true);
       T old = std::exchange(v_, v);
       op(
-          "exchange", [&] { return arrow(old, v); }, loc, kUnwind, !sim::detail::same_bits(old, v));
+          "exchange", [&] { return arrow(old, v); }, loc, kUnwind,
+          c11 || !sim::detail::same_bits(old, v));
       return old;
     }
-    bool compare_exchange_weak(T& expected, T desired, std::memory_order, std::memory_order,
+    bool compare_exchange_weak(T& expected, T desired, std::memory_order success,
+                               std::memory_order failure,
                                source_location loc = source_location::current()) {
-      return cas(expected, desired, true, loc);
+      return cas(expected, desired, true, success, failure, loc);
     }
     bool compare_exchange_weak(T& expected, T desired,
-                               std::memory_order = std::memory_order_seq_cst,
+                               std::memory_order mo = std::memory_order_seq_cst,
                                source_location loc = source_location::current()) {
-      return cas(expected, desired, true, loc);
+      return cas(expected, desired, true, mo, sim::detail::failure_order(mo), loc);
     }
-    bool compare_exchange_strong(T& expected, T desired, std::memory_order, std::memory_order,
+    bool compare_exchange_strong(T& expected, T desired, std::memory_order success,
+                                 std::memory_order failure,
                                  source_location loc = source_location::current()) {
-      return cas(expected, desired, false, loc);
+      return cas(expected, desired, false, success, failure, loc);
     }
     bool compare_exchange_strong(T& expected, T desired,
-                                 std::memory_order = std::memory_order_seq_cst,
+                                 std::memory_order mo = std::memory_order_seq_cst,
                                  source_location loc = source_location::current()) {
-      return cas(expected, desired, false, loc);
+      return cas(expected, desired, false, mo, sim::detail::failure_order(mo), loc);
     }
 
-    T fetch_add(T v, std::memory_order = std::memory_order_seq_cst,
+    T fetch_add(T v, std::memory_order mo = std::memory_order_seq_cst,
                 source_location loc = source_location::current()) requires std::integral<T> &&
         (!std::same_as<T, bool>) {
       return rmw(
-          "fetch_add", [v](T cur) { return static_cast<T>(cur + v); }, loc);
+          "fetch_add", [v](T cur) { return static_cast<T>(cur + v); }, mo, loc);
     }
-    T fetch_sub(T v, std::memory_order = std::memory_order_seq_cst,
+    T fetch_sub(T v, std::memory_order mo = std::memory_order_seq_cst,
                 source_location loc = source_location::current()) requires std::integral<T> &&
         (!std::same_as<T, bool>) {
       return rmw(
-          "fetch_sub", [v](T cur) { return static_cast<T>(cur - v); }, loc);
+          "fetch_sub", [v](T cur) { return static_cast<T>(cur - v); }, mo, loc);
     }
-    T fetch_and(T v, std::memory_order = std::memory_order_seq_cst,
+    T fetch_and(T v, std::memory_order mo = std::memory_order_seq_cst,
                 source_location loc = source_location::current()) requires std::integral<T> &&
         (!std::same_as<T, bool>) {
       return rmw(
-          "fetch_and", [v](T cur) { return static_cast<T>(cur & v); }, loc);
+          "fetch_and", [v](T cur) { return static_cast<T>(cur & v); }, mo, loc);
     }
-    T fetch_or(T v, std::memory_order = std::memory_order_seq_cst,
+    T fetch_or(T v, std::memory_order mo = std::memory_order_seq_cst,
                source_location loc = source_location::current()) requires std::integral<T> &&
         (!std::same_as<T, bool>) {
       return rmw(
-          "fetch_or", [v](T cur) { return static_cast<T>(cur | v); }, loc);
+          "fetch_or", [v](T cur) { return static_cast<T>(cur | v); }, mo, loc);
     }
-    T fetch_xor(T v, std::memory_order = std::memory_order_seq_cst,
+    T fetch_xor(T v, std::memory_order mo = std::memory_order_seq_cst,
                 source_location loc = source_location::current()) requires std::integral<T> &&
         (!std::same_as<T, bool>) {
       return rmw(
-          "fetch_xor", [v](T cur) { return static_cast<T>(cur ^ v); }, loc);
+          "fetch_xor", [v](T cur) { return static_cast<T>(cur ^ v); }, mo, loc);
     }
 
     /// Blocks while the value equals `old`; never returns spuriously (std::atomic::wait).
-    void wait(T old, std::memory_order = std::memory_order_seq_cst,
+    void wait(T old, std::memory_order mo = std::memory_order_seq_cst,
               source_location loc = source_location::current()) const {
       for (;;) {
         ahead(loc, sim::detail::same_bits(v_, old));
         sim::detail::Engine* e = sim::detail::t_engine;
         if (!sim::detail::same_bits(v_, old)) {
+          // It compares the newest store (a futex reads memory as it is).
+          if (auto* w = sim::detail::c11_engine<T>()) w->c11_read_newest(this, bits(v_), mo);
           op(
               "wait", [&] { return "value " + sim::detail::show(v_); }, loc, kUnwind, kReads);
           return;
@@ -173,6 +221,17 @@ struct Sim {
     friend struct Sim;
     void named() {
       if (sim::detail::t_engine) sim::detail::register_object(Kind::atomic, this);
+      if (auto* e = sim::detail::c11_engine<T>()) e->c11_created(this, bits(v_));
+    }
+    static bool weak() { return sim::detail::c11_engine<T>() != nullptr; }
+    static std::uint64_t bits(const T& v) { return sim::detail::bits_of(v); }
+    /// A load under the C++ model: the store it reads is a choice (engine.hpp, c11_load).
+    T weak_load(sim::detail::Engine& e, std::memory_order mo, const source_location& loc) const {
+      const sim::detail::ReadFrom from = e.c11_load(this, bits(v_), mo, loc);
+      const T r = sim::detail::with_bits(v_, from.bits);
+      op(
+          "load", [&] { return sim::detail::show(r) + from.note(); }, loc, kUnwind, kReads);
+      return r;
     }
     template <class F>
     void op(std::string_view name, F&& values, const source_location& loc,
@@ -195,17 +254,24 @@ struct Sim {
     /// changes nothing another thread can see (sim is sequentially consistent): for a reducing
     /// search and for the spin-loop reduction it is a read.
     template <class Next>
-    T rmw(std::string_view name, Next next, const source_location& loc) {
-      ahead(loc, !sim::detail::same_bits(v_, next(v_)));
+    T rmw(std::string_view name, Next next, std::memory_order mo, const source_location& loc) {
+      ahead(loc, weak() || !sim::detail::same_bits(v_, next(v_)));
+      const bool c11 = weak();
       const T value = next(v_);
+      if (auto* e = sim::detail::c11_engine<T>()) [[unlikely]]
+        e->c11_write(this, bits(v_), bits(value), mo, /*rmw=*/true);
       T old = std::exchange(v_, value);
       op(
           name, [&] { return arrow(old, value); }, loc, sim::detail::Point::plain,
-          !sim::detail::same_bits(old, value));
+          c11 || !sim::detail::same_bits(old, value));
       return old;
     }
-    bool cas(T& expected, T desired, bool weak, const source_location& loc) {
-      ahead(loc, sim::detail::same_bits(v_, expected) && !sim::detail::same_bits(v_, desired));
+    bool cas(T& expected, T desired, bool weak, std::memory_order success,
+             std::memory_order failure, const source_location& loc) {
+      ahead(loc, sim::detail::same_bits(v_, expected) &&
+                     (this->weak() || !sim::detail::same_bits(v_, desired)));
+      if (auto* e = sim::detail::c11_engine<T>()) [[unlikely]]
+        return weak_cas(*e, expected, desired, weak, success, failure, loc);
       const std::string_view name = weak ? "cas_weak" : "cas_strong";
       if (!sim::detail::same_bits(v_, expected)) {
         expected = v_;
@@ -227,6 +293,34 @@ struct Sim {
       return true;
     }
 
+    /// A compare-exchange under the C++ model: a failing one may read an older store.
+    bool weak_cas(sim::detail::Engine& e, T& expected, T desired, bool weak,
+                  std::memory_order success, std::memory_order failure,
+                  const source_location& loc) {
+      const std::string_view name = weak ? "cas_weak" : "cas_strong";
+      bool succeeds = false;
+      const sim::detail::ReadFrom from =
+          e.c11_cas(this, bits(v_), bits(expected), failure, loc, &succeeds);
+      if (!succeeds) {
+        expected = sim::detail::with_bits(v_, from.bits);
+        op(
+            name, [&] { return "failed, saw " + sim::detail::show(expected) + from.note(); }, loc,
+            kUnwind, kReads);
+        return false;
+      }
+      if (weak && e.inject(e.spurious_cas_failures_on())) {
+        e.c11_read_newest(this, bits(v_), failure);
+        op(
+            name, [] { return std::string("spurious failure"); }, loc, kUnwind, kReads);
+        return false;
+      }
+      e.c11_write(this, bits(v_), bits(desired), success, /*rmw=*/true);
+      T old = std::exchange(v_, desired);
+      op(
+          name, [&] { return arrow(old, desired); }, loc, kUnwind, true);
+      return true;
+    }
+
     T v_;
   };
 
@@ -235,20 +329,31 @@ struct Sim {
   template <class T>
   class cell {
    public:
-    cell() { note_created(this); }
-    explicit cell(T v) : v_(std::move(v)) { note_created(this); }
+    cell() { created(); }
+    explicit cell(T v) : v_(std::move(v)) { created(); }
+    /// Under the C++ memory model (memory=c11) an access not ordered by happens-before with
+    /// another thread's earlier access, one of them a write, ends the execution with a
+    /// data_race naming both lines.
     template <class F>
-    decltype(auto) with(F&& f) const {
+    decltype(auto) with(F&& f, source_location loc = source_location::current()) const {
       note_access(this, false);
+      if (auto* e = sim::detail::t_engine; e != nullptr && e->c11()) [[unlikely]]
+        e->cell_access(this, false, loc);
       return std::forward<F>(f)(static_cast<const T&>(v_));
     }
     template <class F>
-    decltype(auto) with_mut(F&& f) {
+    decltype(auto) with_mut(F&& f, source_location loc = source_location::current()) {
       note_access(this, true);
+      if (auto* e = sim::detail::t_engine; e != nullptr && e->c11()) [[unlikely]]
+        e->cell_access(this, true, loc);
       return std::forward<F>(f)(v_);
     }
 
    private:
+    void created() {
+      note_created(this);
+      if (auto* e = sim::detail::t_engine; e != nullptr && e->c11()) e->cell_created(this);
+    }
     T v_{};
   };
 
@@ -261,6 +366,13 @@ struct Sim {
     if (auto* e = sim::detail::t_engine; e != nullptr && e->notes_accesses()) {
       e->note_access(object, write);
     }
+  }
+  /// The harness's own acq_rel read-modify-write of a std::atomic at `object` (task<Sim>'s
+  /// hand-off between a finishing coroutine and the one awaiting it): under the C++ memory
+  /// model it orders what came before it on one side before what comes after it on the other,
+  /// as it does on real threads. No step; nothing under the sequentially consistent model.
+  static void harness_acq_rel(const void* object) {
+    if (auto* e = sim::detail::t_engine; e != nullptr && e->c11()) e->harness_acq_rel(object);
   }
   /// Tells a reducing search that the current thread has just made `object`, shared data that
   /// is not a Platform object and that note_access will name: it is then known by its creator
@@ -313,11 +425,15 @@ struct Sim {
     }
   }
 
-  /// Fences: every operation of the runtime is sequentially consistent, so a fence orders
-  /// nothing a thread could see; it is no scheduling point and leaves no trace. (Relacy judges
-  /// what a fence orders.)
-  static void atomic_thread_fence(std::memory_order,
-                                  source_location = source_location::current()) noexcept {}
+  /// Fences. Sequentially consistent (the default), every operation is, so a fence orders
+  /// nothing a thread could see: it is no scheduling point and leaves no trace. Under the C++
+  /// model (memory=c11) a thread fence orders as C++ says; a seq_cst one is a step, the others
+  /// change only what their thread's later operations carry or take. A signal fence orders a
+  /// thread against its own signal handlers, which sim has none of.
+  static void atomic_thread_fence(std::memory_order mo,
+                                  source_location loc = source_location::current()) {
+    if (auto* e = sim::detail::t_engine; e != nullptr && e->c11()) e->thread_fence(mo, loc);
+  }
   static void atomic_signal_fence(std::memory_order,
                                   source_location = source_location::current()) noexcept {}
 

@@ -29,7 +29,16 @@ namespace task_detail {
 
 // The hand-off between a finishing task and the coroutine awaiting it. Harness state, not a
 // primitive's: it uses std::atomic directly. States: 0 nobody arrived, 1 one side arrived; the
-// second side to arrive (exchange returns 1) resumes the continuation.
+// second side to arrive (exchange returns 1) resumes the continuation. Its acq_rel exchange
+// orders the two sides; a platform that models the memory model is told of it
+// (P::harness_acq_rel, sim's), as it cannot see a std::atomic.
+template <class P>
+bool arrive(std::atomic<int>& arrivals) {
+  const bool second = arrivals.exchange(1, std::memory_order_acq_rel) == 1;
+  if constexpr (requires { P::harness_acq_rel(&arrivals); }) P::harness_acq_rel(&arrivals);
+  return second;
+}
+
 template <class P>
 struct promise_base {
   std::coroutine_handle<> continuation{};
@@ -46,7 +55,7 @@ struct promise_base {
     template <class Promise>
     void await_suspend(std::coroutine_handle<Promise> self) noexcept {
       auto& p = self.promise();
-      if (p.continuation && p.arrivals.exchange(1, std::memory_order_acq_rel) == 1) {
+      if (p.continuation && arrive<P>(p.arrivals)) {
         P::resume(p.continuation);
       }
     }
@@ -156,7 +165,7 @@ class [[nodiscard]] task {
       P::resume(child);
       // Whoever arrives second resumes the parent; if the child already finished, the
       // parent simply does not suspend.
-      return child.promise().arrivals.exchange(1, std::memory_order_acq_rel) == 0;
+      return !task_detail::arrive<P>(child.promise().arrivals);
     }
     decltype(auto) await_resume() {
       if constexpr (kRethrow) {

@@ -65,6 +65,7 @@
 #include "schedules/strategy.hpp"
 #include "sim/address_map.hpp"
 #include "sim/fiber.hpp"
+#include "sim/memory.hpp"
 #include "sim/runnable_set.hpp"
 #include "sim/runtime.hpp"
 #include "sim/sync_objects.hpp"
@@ -292,6 +293,9 @@ class Engine {
     }
     Thread& t = *current_;
     t.spin.forget();
+    // A spin's wait keeps the loop's reads: released by a write, the loop reads the newest.
+    if (c11_ && wait != Wait::spin) [[unlikely]]
+      memory_.blocked(t.id);
     t.state = State::blocked;
     t.wait = wait;
     t.wait_kind = kind;
@@ -319,6 +323,58 @@ class Engine {
   /// teardown, without throwing.
   void violation(Outcome outcome, std::string_view property, std::string message,
                  const source_location* loc);
+
+  // --- The C++ memory model (Execution::memory == c11; memory.hpp) -------------------------
+  /// Whether this execution's atomics follow the C++ model (never in teardown, where an
+  /// operation acts on the newest store and asks nothing).
+  bool c11() const { return c11_ && !aborting_ && current_ != nullptr; }
+  /// A load of `obj` (`current`: its newest value): which store it reads, a recorded choice
+  /// when it may read more than one.
+  ReadFrom c11_load(const void* obj, std::uint64_t current, std::memory_order mo,
+                    const source_location& loc) {
+    const std::uint64_t n = memory_.choices(current_->id, obj, current, mo, loc);
+    const ReadFrom from = memory_.read(current_->id, n > 1 ? choose(n) : 0, mo);
+    // A store it had not seen: a loop that reads it has not gone round on the same values.
+    if (from.unseen) current_->spin.size = 0;
+    return from;
+  }
+  /// A compare-exchange's read: the newest store when it holds `expected` and the CAS is to
+  /// succeed (`*success`; nothing is applied: the write that follows reads it), else a store
+  /// holding another value, read with `failure` order. A recorded choice when several may be.
+  ReadFrom c11_cas(const void* obj, std::uint64_t current, std::uint64_t expected,
+                   std::memory_order failure, const source_location& loc, bool* success) {
+    const std::uint64_t n = memory_.cas_choices(current_->id, obj, current, expected, failure, loc);
+    const std::uint64_t k = n > 1 ? choose(n) : 0;
+    const ReadFrom from = memory_.candidate(k);
+    *success = from.bits == expected;
+    if (*success) return from;
+    const ReadFrom read = memory_.read(current_->id, k, failure);
+    if (read.unseen) current_->spin.size = 0;
+    return read;
+  }
+  /// A read of `obj`'s newest store (a spurious CAS failure, a wait's comparison).
+  void c11_read_newest(const void* obj, std::uint64_t current, std::memory_order mo) {
+    memory_.read_newest(current_->id, obj, current, mo);
+  }
+  /// A store (or, `rmw`, a read-modify-write) of `bits` to `obj`, the step about to be taken.
+  void c11_write(const void* obj, std::uint64_t current, std::uint64_t bits, std::memory_order mo,
+                 bool rmw) {
+    memory_.write(current_->id, obj, current, bits, mo, rmw, steps_ + 1);
+  }
+  /// An atomic constructed inside the execution.
+  void c11_created(const void* obj, std::uint64_t bits) {
+    memory_.created(current_->id, obj, bits);
+  }
+  /// Sim::atomic_thread_fence: a seq_cst fence is a step (the fences' order is a choice).
+  void thread_fence(std::memory_order mo, const source_location& loc);
+  /// A Sim::cell access: a data race ends the execution with a violation naming both lines.
+  void cell_access(const void* obj, bool write, const source_location& loc);
+  void cell_created(const void* obj) { memory_.cell_created(obj); }
+  /// Sim::harness_acq_rel: an acquire then a release of `obj`.
+  void harness_acq_rel(const void* obj) {
+    memory_.acquire(current_->id, obj);
+    memory_.release(current_->id, obj);
+  }
 
   // --- Operations with more logic than a step ------------------------------------------------
   void wait_on_address(const void* obj, bool equal, TraceValues values, const source_location& loc);
@@ -611,6 +667,11 @@ class Engine {
   static void on_terminate();
 
   Options options_;
+  /// The execution's memory model (memory.hpp), on when Execution::memory is c11.
+  bool c11_ = false;
+  Memory memory_;
+  /// What a seq_cst fence touches, for a reducing search (their order is what they order).
+  char sc_fences_ = 0;
   bool tracing_;
   bool spin_reduction_;
   /// The filter_bit of every object a thread has kept a read of in this execution: a write to

@@ -55,8 +55,11 @@ ExecutionResult Engine::run(Strategy& strategy, const Execution& execution,
   if (observe_) {
     name_fixed_object(&queue_, FixedObject::engine, 0);
     name_fixed_object(&host_parker_, FixedObject::engine, 1);
+    name_fixed_object(&sc_fences_, FixedObject::engine, 2);
   }
   reduced_ = execution.reduced;
+  c11_ = execution.memory == MemoryModel::c11;
+  if (c11_) memory_.reset();
   next_twin_ = -1;  // a twin named in an execution that ended before its spawn is forgotten
   const bool faults = execution.faults;
   spurious_wakeups_on_ = options_.spurious_wakeups || (faults && options_.offer_spurious_wakeups);
@@ -124,6 +127,11 @@ ThreadId Engine::new_thread(std::function<void()> fn, bool worker) {
   t.worker = worker;
   t.started = false;
   t.fn = std::move(fn);
+  if (c11_) {
+    // Its first step comes after its creator's current one (a spawn, or a post for a worker).
+    const ThreadId creator = current_id();
+    memory_.thread_started(id, current_ != nullptr ? &creator : nullptr);
+  }
   t.parker.permit_ = false;
   t.parker.owner_ = id;
   if (observe_) {
@@ -298,6 +306,7 @@ void Engine::join(ThreadId id, const source_location& loc, bool from_destructor)
     if (t->state == State::finished) {
       // Possible only after the thread's exit: ordered after it, never reordered before it.
       if (observe_) touch(t, false, /*follows_write=*/true);
+      if (c11()) memory_.joined(current_->id, id);
       step(Kind::thread, t, "join", {}, loc, Point::plain, /*writes=*/false);
       return;
     }

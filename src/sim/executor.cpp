@@ -10,6 +10,7 @@ namespace syncstress::sim::detail {
 
 void Engine::enqueue(std::coroutine_handle<> h, const source_location& loc) {
   if (FrameRecord* f = frame(h.address())) f->queued = true;
+  if (c11()) memory_.release(current_->id, h.address());
   if (observe_) {
     touch(&queue_, true);
     touch(h.address(), true);
@@ -38,6 +39,7 @@ void Engine::worker_loop() {
     if (observe_ && !aborting_) touch(&queue_, true);
     queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(i));
     if (FrameRecord* f = frame(item.handle.address())) f->queued = false;
+    if (c11()) memory_.acquire(current_->id, item.handle.address());
     // In teardown too: whoever posted the coroutine has let go of it (see engine.hpp).
     resume(item.handle, item.loc);
   }
@@ -100,6 +102,7 @@ void Engine::resume_on_signal(auto_reset_event& ev, std::coroutine_handle<> h,
   }
   if (signaled) {
     signaled = false;
+    if (c11()) memory_.acquire(current_->id, event);  // the set it consumes, then the post
     enqueue(h, loc);
   } else {
     pool_waits_.push_back(PoolWait{event, h, loc});

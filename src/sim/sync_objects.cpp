@@ -32,8 +32,11 @@ void Engine::wait_on_address(const void* obj, bool equal, TraceValues values,
     step(Kind::atomic, obj, "wait_on_address", spurious, loc, Point::unwind, /*writes=*/false);
     return;
   }
-  block_platform_wait(Kind::atomic, obj, Wait::address, "wait_on_address", values, loc,
-                      Point::unwind);
+  if (block_platform_wait(Kind::atomic, obj, Wait::address, "wait_on_address", values, loc,
+                          Point::unwind) == WaitEnd::woken &&
+      c11()) {
+    memory_.acquire(current_->id, obj);
+  }
 }
 
 void Engine::wake_address(const void* obj, bool all, std::string_view op,
@@ -44,6 +47,7 @@ void Engine::wake_address(const void* obj, bool all, std::string_view op,
     return;
   }
   std::size_t woken = 0;
+  if (c11()) memory_.release(current_->id, obj);
   if (all) {
     woken = wake_all_waiters(obj, Wait::address);
   } else {
@@ -69,6 +73,7 @@ void Engine::mutex_lock(mutex& m, source_location loc) {
   if (m.held_ && !wait_until_free(m, loc)) return;
   m.held_ = true;
   m.owner_ = current_id();
+  if (c11()) memory_.acquire(current_->id, &m);
   if (observe_) {
     // Possible only after the last unlock: ordered after it, never reordered before it. The
     // race to reverse is with the lock before that unlock, through the acquisitions' chain.
@@ -93,6 +98,7 @@ void Engine::mutex_unlock(mutex& m, source_location loc) {
     return;
   }
   m.held_ = false;
+  if (c11()) memory_.release(current_->id, &m);
   if (!aborting_) wake_all_waiters(&m, Wait::mutex);  // every waiter retries
   step(Kind::mutex, &m, "unlock", {}, loc);
 }
@@ -107,6 +113,7 @@ bool Engine::mutex_try_lock(mutex& m, source_location loc) {
   if (!m.held_) {
     m.held_ = true;
     m.owner_ = current_id();
+    if (c11()) memory_.acquire(current_->id, &m);
     // An acquisition like lock's, in the chain a later lock races with (a try_lock that
     // succeeds may also come before the last unlock, where it fails: its plain write says so).
     if (observe_ && !aborting_) touch_acquisitions(&m);
@@ -126,6 +133,7 @@ void Engine::park(parker& p, source_location loc) {
   }
   if (p.permit_) {
     p.permit_ = false;
+    if (c11()) memory_.acquire(current_->id, &p);
     step(Kind::parker, &p, "park", "permit", loc);
     return;
   }
@@ -140,12 +148,14 @@ void Engine::park(parker& p, source_location loc) {
   if (block_platform_wait(Kind::parker, &p, Wait::parker, "park", {}, loc, Point::plain) ==
       WaitEnd::woken) {
     p.permit_ = false;
+    if (c11()) memory_.acquire(current_->id, &p);
   }
 }
 
 void Engine::unpark(parker& p, source_location loc) {
   before(&p, loc, true);
   p.permit_ = true;
+  if (c11()) memory_.release(current_->id, &p);
   if (observe_ && !aborting_) touch_waiters(&p);
   if (!aborting_ && p.owner_ < thread_count_) {
     Thread& owner = *threads_[p.owner_];
@@ -164,6 +174,7 @@ void Engine::event_set(bool& signaled, bool manual, const void* obj, source_loca
     abort_point();
     return;
   }
+  if (c11()) memory_.release(current_->id, obj);
   collect_waiters(obj, Wait::event);
   if (manual) {
     signaled = true;
@@ -211,6 +222,7 @@ void Engine::event_wait(bool& signaled, bool manual, const void* obj, source_loc
   for (;;) {
     if (signaled) {
       if (!manual) signaled = false;
+      if (c11()) memory_.acquire(current_->id, obj);
       step(kind, obj, "wait", "signaled", loc);
       return;
     }
@@ -218,6 +230,7 @@ void Engine::event_wait(bool& signaled, bool manual, const void* obj, source_loc
     if (current_->handed) {
       // Win32: the setter satisfied this wait at set time.
       current_->handed = false;
+      if (c11()) memory_.acquire(current_->id, obj);
       return;
     }
   }
@@ -228,6 +241,7 @@ bool Engine::event_try_wait(bool& signaled, bool manual, const void* obj, source
   const Kind kind = manual ? Kind::manual_reset_event : Kind::auto_reset_event;
   const bool got = signaled;
   if (got && !manual) signaled = false;
+  if (got && c11()) memory_.acquire(current_->id, obj);
   step(kind, obj, "try_wait", got ? "signaled" : "not signaled", loc, Point::unwind,
        /*writes=*/got && !manual);
   return got;

@@ -18,6 +18,7 @@
 #include "scenarios/outcome_json.hpp"
 #include "schedules/dpor_strategy.hpp"
 #include "schedules/exhaustive_search.hpp"
+#include "schedules/memory_model_strategy.hpp"
 #include "schedules/recording_strategy.hpp"
 #include "schedules/replay_strategy.hpp"
 #include "schedules/schedule_codec.hpp"
@@ -123,17 +124,19 @@ constexpr std::uint64_t kFewerPreemptionsCap = 200'000;
 
 /// An exhaustive search found a violation whose schedule preempts `preemptions` times: searches
 /// again with the bound 0, 1, ... below it (the reduced search, at most `cap` executions each,
-/// while `time_left` says so) for an execution that breaks the same property, as CHESS's
-/// iterative context bounding does. Returns the first found, which has the fewest preemptions
-/// such a search reaches; `executions` counts what the re-searches ran.
+/// under `memory`, while `time_left` says so) for an execution that breaks the same property, as
+/// CHESS's iterative context bounding does. Returns the first found, which has the fewest
+/// preemptions such a search reaches; `executions` counts what the re-searches ran.
 std::optional<Fewer> search_fewer_preemptions(const Cell& cell, const ExecutionVerdict& found,
                                               std::uint32_t preemptions, std::uint64_t cap,
+                                              MemoryModel memory,
                                               const std::function<bool()>& time_left,
                                               ExecutionWatch& watch, std::uint64_t& executions) {
   const auto runtime = make_runtime(cell, /*trace=*/false);
   for (std::uint32_t bound = 0; bound < preemptions; ++bound) {
     DporStrategy bounded(bound);
-    RecordingStrategy recorder(bounded);
+    MemoryModelStrategy under(bounded, memory);
+    RecordingStrategy recorder(under);
     for (std::uint64_t n = 0; n < cap && time_left(); ++n) {
       const auto execution = recorder.new_execution();
       if (!execution) break;
@@ -163,7 +166,8 @@ class SimTrials final : public TrialSource {
         search_(strategy.make_search(plan.shard)),
         sampler_(search_ ? nullptr
                          : strategy.make_from(plan.seed, first_execution(strategy, plan))),
-        recorder_(search_ ? static_cast<Strategy&>(*search_) : *sampler_),
+        memory_(search_ ? static_cast<Strategy&>(*search_) : *sampler_, strategy.memory),
+        recorder_(memory_),
         runtime_(make_runtime(cell, /*trace=*/false)),
         next_execution_(first_execution(strategy, plan)),
         planned_(plan.resume ? plan.resume->executions_left
@@ -222,8 +226,8 @@ class SimTrials final : public TrialSource {
       // An exhaustive search reports the fewest preemptions it can find for the property.
       v.preemptions = search_->preemptions();
       const std::uint64_t cap = std::min<std::uint64_t>(planned_, kFewerPreemptionsCap);
-      const auto fewer = search_fewer_preemptions(cell_, j, *v.preemptions, cap, within_budget,
-                                                  watch_, fewer_executions_);
+      const auto fewer = search_fewer_preemptions(cell_, j, *v.preemptions, cap, memory_.memory(),
+                                                  within_budget, watch_, fewer_executions_);
       if (fewer) {
         v.first_found_schedule = v.schedule;
         v.first_found_preemptions = *v.preemptions;
@@ -327,6 +331,7 @@ class SimTrials final : public TrialSource {
   ExecutionWatch& watch_;
   const std::unique_ptr<ExhaustiveSearch> search_;  // an exhaustive search, else null
   const std::unique_ptr<Strategy> sampler_;         // any other strategy, else null
+  MemoryModelStrategy memory_;  // the search or the sampler, under the strategy's memory model
   RecordingStrategy recorder_;
   std::optional<Execution> execution_;  // the one in progress (or the last)
   const std::unique_ptr<sim::Runtime> runtime_;

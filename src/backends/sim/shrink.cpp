@@ -10,6 +10,7 @@
 #include "backends/sim/execution.hpp"
 #include "schedules/dpor_strategy.hpp"
 #include "schedules/exhaustive_strategy.hpp"
+#include "schedules/memory_model_strategy.hpp"
 #include "schedules/schedule_codec.hpp"
 #include "schedules/strategy_factory.hpp"
 
@@ -85,6 +86,7 @@ class Shrinker {
         overrides_(cell.overrides),
         faults_(describes_faults(found.strategy)),
         reduced_(describes_reduced_search(found.strategy)),
+        memory_(described_memory(found.strategy)),
         start_(std::chrono::steady_clock::now()) {}
 
   std::optional<Shrunk> run() {
@@ -153,7 +155,8 @@ class Shrinker {
   /// strategy has nothing left to try.
   std::optional<Run> trial(Strategy& strategy, bool* pruned = nullptr) {
     AnswerLog& log = runner_.log();
-    LoggingStrategy logging(strategy, log);
+    MemoryModelStrategy under(strategy, memory_);  // as the counterexample ran
+    LoggingStrategy logging(under, log);
     const auto execution = logging.new_execution();
     if (!execution) return std::nullopt;
     ++executions_;
@@ -410,8 +413,9 @@ class Shrinker {
   TrialRunner& runner_;
   ExecutionWatch& watch_;
   std::map<std::string, std::string> overrides_;
-  bool faults_;   ///< the counterexample's producer explored faults: so do the trials
-  bool reduced_;  ///< and followed Execution::reduced: so do the trials
+  bool faults_;         ///< the counterexample's producer explored faults: so do the trials
+  bool reduced_;        ///< and followed Execution::reduced: so do the trials
+  MemoryModel memory_;  ///< and ran under this memory model: so do the trials
   std::chrono::steady_clock::time_point start_;
   Run best_;
   std::uint64_t original_steps_ = 0;

@@ -1,0 +1,282 @@
+// The C++ memory model on sim: see memory.hpp.
+#include "sim/memory.hpp"
+
+#include <algorithm>
+
+namespace syncstress::sim::detail {
+
+namespace {
+
+bool acquires(std::memory_order mo) {
+  return mo == std::memory_order_acquire || mo == std::memory_order_consume ||
+         mo == std::memory_order_acq_rel || mo == std::memory_order_seq_cst;
+}
+bool releases(std::memory_order mo) {
+  return mo == std::memory_order_release || mo == std::memory_order_acq_rel ||
+         mo == std::memory_order_seq_cst;
+}
+
+}  // namespace
+
+std::string ReadFrom::note() const {
+  if (newer == 0) return {};
+  std::string out = ", stale: ";
+  out += step == 0 ? std::string("the initial value") : "the store of step " + std::to_string(step);
+  out += ", " + std::to_string(newer) + (newer == 1 ? " newer" : " newer ones");
+  return out;
+}
+
+void Memory::reset() {
+  for (ThreadState& t : threads_) {
+    t.now.clear();
+    t.fence_release.clear();
+    t.pending_acquire.clear();
+    t.reads.clear();
+  }
+  location_index_.clear();
+  location_count_ = 0;
+  sync_index_.clear();
+  sync_count_ = 0;
+  cell_index_.clear();
+  cell_count_ = 0;
+  sc_fences_.clear();
+  chosen_ = nullptr;
+}
+
+Memory::ThreadState& Memory::thread(ThreadId t) {
+  if (threads_.size() <= t) threads_.resize(t + 1);
+  return threads_[t];
+}
+
+void Memory::thread_started(ThreadId child, const ThreadId* parent) {
+  ThreadState& c = thread(child);
+  c.now.clear();
+  c.fence_release.clear();
+  c.pending_acquire.clear();
+  c.reads.clear();
+  if (parent != nullptr) {
+    c.now = thread(*parent).now;
+    tick(*parent);
+  }
+  c.now.set(child, 1);
+}
+
+void Memory::joined(ThreadId joiner, ThreadId joined) {
+  const Clock last = thread(joined).now;
+  thread(joiner).now.join(last);
+}
+
+void Memory::release(ThreadId t, const void* obj) {
+  bool fresh = false;
+  std::uint32_t& i = sync_index_.get(obj, &fresh);
+  if (fresh) {
+    i = static_cast<std::uint32_t>(sync_count_++);
+    if (sync_.size() <= i) sync_.resize(i + 1);
+    sync_[i].clear();
+  }
+  sync_[i].join(thread(t).now);
+  tick(t);
+}
+
+void Memory::acquire(ThreadId t, const void* obj) {
+  if (const std::uint32_t* i = sync_index_.find(obj)) thread(t).now.join(sync_[*i]);
+}
+
+Memory::Location& Memory::location(const void* obj, std::uint64_t current) {
+  bool fresh = false;
+  std::uint32_t& i = location_index_.get(obj, &fresh);
+  if (fresh) {
+    i = static_cast<std::uint32_t>(location_count_++);
+    if (locations_.size() <= i) locations_.resize(i + 1);
+    Location& l = locations_[i];
+    l.stores.clear();
+    l.seen.clear();
+    l.last_sc = -1;
+    // Made before the execution: its value happens before every thread's first step.
+    l.stores.push_back(Store{current, 0, 0, 0, {}});
+  }
+  return locations_[i];
+}
+
+void Memory::created(ThreadId t, const void* obj, std::uint64_t bits) {
+  Location& l = location(obj, bits);
+  l.stores.clear();
+  l.seen.clear();
+  l.last_sc = -1;
+  l.stores.push_back(Store{bits, t, epoch(t), 0, {}});
+  see(l, t, 0);
+}
+
+bool Memory::see(Location& loc, ThreadId t, std::uint32_t index) {
+  if (loc.seen.size() <= t) loc.seen.resize(t + 1);
+  std::vector<Seen>& s = loc.seen[t];
+  if (!s.empty() && s.back().index >= index) return false;
+  const std::uint32_t e = epoch(t);
+  if (!s.empty() && s.back().epoch == e) {
+    s.back().index = index;
+  } else {
+    s.push_back(Seen{e, index});
+  }
+  return true;
+}
+
+std::uint32_t Memory::lower_bound(ThreadId t, const Location& loc, bool sc) const {
+  const Clock& now = threads_[t].now;
+  std::uint32_t bound = 0;
+  for (std::size_t u = 0; u < loc.seen.size(); ++u) {
+    const std::uint32_t visible = now.at(static_cast<ThreadId>(u));
+    const std::vector<Seen>& s = loc.seen[u];
+    // The latest access of u that happens before t's load (epochs ascending).
+    for (auto it = s.rbegin(); it != s.rend(); ++it) {
+      if (it->epoch <= visible) {
+        bound = std::max(bound, it->index);
+        break;
+      }
+    }
+  }
+  if (sc && loc.last_sc >= 0) bound = std::max(bound, static_cast<std::uint32_t>(loc.last_sc));
+  return bound;
+}
+
+bool Memory::repeats(ThreadId t, const void* obj, const std::source_location& loc) {
+  std::vector<ThreadState::Read>& reads = thread(t).reads;
+  for (const ThreadState::Read& r : reads) {
+    if (r.obj == obj && r.line == loc.line() && r.file == loc.file_name()) return true;
+  }
+  reads.push_back({obj, loc.file_name(), loc.line()});
+  return false;
+}
+
+std::uint64_t Memory::choices(ThreadId t, const void* obj, std::uint64_t current,
+                              std::memory_order mo, const std::source_location& loc) {
+  thread(t);
+  Location& l = location(obj, current);
+  chosen_ = &l;
+  candidates_.clear();
+  const auto newest = static_cast<std::uint32_t>(l.stores.size() - 1);
+  const std::uint32_t low =
+      repeats(t, obj, loc) ? newest : lower_bound(t, l, mo == std::memory_order_seq_cst);
+  for (std::uint32_t i = newest + 1; i-- > low;) candidates_.push_back(i);
+  return candidates_.size();
+}
+
+std::uint64_t Memory::cas_choices(ThreadId t, const void* obj, std::uint64_t current,
+                                  std::uint64_t expected, std::memory_order mo,
+                                  const std::source_location& loc) {
+  choices(t, obj, current, mo, loc);
+  // A CAS that reads a store holding `expected` succeeds, and a successful one reads the
+  // newest: older stores holding it cannot be read.
+  const std::vector<Store>& stores = chosen_->stores;
+  const std::uint32_t newest = candidates_.front();
+  std::erase_if(candidates_,
+                [&](std::uint32_t i) { return i != newest && stores[i].bits == expected; });
+  return candidates_.size();
+}
+
+ReadFrom Memory::candidate(std::uint64_t n) const {
+  const std::uint32_t i = candidates_[n];
+  const Store& s = chosen_->stores[i];
+  return ReadFrom{s.bits, s.step, chosen_->stores.size() - 1 - i};
+}
+
+ReadFrom Memory::read(ThreadId t, std::uint64_t n, std::memory_order mo) {
+  ReadFrom out = candidate(n);
+  const std::uint32_t i = candidates_[n];
+  out.unseen = see(*chosen_, t, i);
+  ThreadState& self = thread(t);
+  const Clock& carried = chosen_->stores[i].carries;
+  if (acquires(mo)) {
+    self.now.join(carried);
+  } else {
+    self.pending_acquire.join(carried);
+  }
+  return out;
+}
+
+void Memory::read_newest(ThreadId t, const void* obj, std::uint64_t current, std::memory_order mo) {
+  thread(t);
+  chosen_ = &location(obj, current);
+  candidates_.assign(1, static_cast<std::uint32_t>(chosen_->stores.size() - 1));
+  read(t, 0, mo);
+}
+
+void Memory::write(ThreadId t, const void* obj, std::uint64_t current, std::uint64_t bits,
+                   std::memory_order mo, bool rmw, std::uint64_t step) {
+  Location& l = location(obj, current);
+  ThreadState& self = thread(t);
+  Store s{bits, t, epoch(t), step, {}};
+  if (rmw) {
+    const Store& read = l.stores.back();
+    if (acquires(mo)) {
+      self.now.join(read.carries);
+    } else {
+      self.pending_acquire.join(read.carries);
+    }
+    s.carries = read.carries;  // the release sequence it continues
+  }
+  s.carries.join(releases(mo) ? self.now : self.fence_release);
+  l.stores.push_back(std::move(s));
+  const auto index = static_cast<std::uint32_t>(l.stores.size() - 1);
+  if (mo == std::memory_order_seq_cst) l.last_sc = index;
+  see(l, t, index);
+  self.reads.clear();
+  if (releases(mo)) tick(t);
+}
+
+void Memory::fence(ThreadId t, std::memory_order mo) {
+  ThreadState& self = thread(t);
+  if (acquires(mo)) self.now.join(self.pending_acquire);
+  if (mo == std::memory_order_seq_cst) {
+    self.now.join(sc_fences_);
+    sc_fences_ = self.now;
+  }
+  if (releases(mo)) {
+    self.fence_release = self.now;
+    tick(t);
+  }
+}
+
+Memory::Cell& Memory::cell(const void* obj) {
+  bool fresh = false;
+  std::uint32_t& i = cell_index_.get(obj, &fresh);
+  if (fresh) {
+    // Made before the execution (or just now): nothing has accessed it yet.
+    i = static_cast<std::uint32_t>(cell_count_++);
+    if (cells_.size() <= i) cells_.resize(i + 1);
+    cells_[i].written = false;
+    cells_[i].reads.clear();
+  }
+  return cells_[i];
+}
+
+void Memory::cell_created(const void* obj) {
+  Cell& c = cell(obj);
+  c.written = false;
+  c.reads.clear();
+}
+
+const CellAccess* Memory::cell_access(ThreadId t, const void* obj, bool write,
+                                      const std::source_location& loc) {
+  Cell& c = cell(obj);
+  const CellAccess now{t, epoch(t), loc.file_name(), loc.line()};
+  if (c.written && c.write.thread != t && !happens_before(c.write, t)) return &c.write;
+  if (write) {
+    for (const CellAccess& r : c.reads) {
+      if (r.thread != t && !happens_before(r, t)) return &r;
+    }
+    c.write = now;
+    c.written = true;
+    c.reads.clear();
+    return nullptr;
+  }
+  for (CellAccess& r : c.reads) {
+    if (r.thread == t) {
+      r = now;
+      return nullptr;
+    }
+  }
+  c.reads.push_back(now);
+  return nullptr;
+}
+
+}  // namespace syncstress::sim::detail

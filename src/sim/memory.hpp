@@ -1,0 +1,208 @@
+// The C++ memory model on sim (Execution::memory == MemoryModel::c11): which store each atomic
+// load may read, the happens-before relation, and the data races on Sim::cell. Internal to
+// the engine (memory.cpp), which asks the Strategy to choose among the stores a load may read.
+//
+// The model is RC11's (Lahav, Vafeiadis, Kang, Hur, Dreyer, PLDI 2017), generated in program
+// order as GenMC does: every load reads a store that has already run, so po ∪ rf is acyclic
+// (no out-of-thin-air values, no load buffering), as RC11 requires.
+// - Each atomic location keeps its stores in modification order. A store goes at the end of
+//   it: modification order follows the order stores run in (the executions RC11 allows whose
+//   modification order contradicts that, such as 2+2W's, are not generated).
+// - A load may read any store of the location from the newest back to the newest one it is
+//   bound to see: a store that happens before it, or that a load which happens before it read
+//   (write-read and read-read coherence), and for a seq_cst load the last seq_cst store.
+// - A read-modify-write reads the newest store; a compare-exchange that fails is a load.
+// - Happens-before is kept as vector clocks. A release store (or seq_cst, acq_rel) carries its
+//   thread's clock, a relaxed one the clock of its thread's last release fence; a
+//   read-modify-write also carries what the store it read carried (release sequences, C++20).
+//   An acquire load joins what it read into its thread's clock; a relaxed one keeps it until
+//   an acquire fence. seq_cst fences and operations are acquire and release; seq_cst fences
+//   also join one clock all of them share (stronger than C++ for what they order between
+//   non-atomic accesses, never weaker).
+// - The platform's synchronizing objects order as their C++ counterparts do: an unlock before
+//   the lock that follows it, a set before the wait it ends, an unpark before the park it ends,
+//   a wake before the wait on that address it ends, a post before the resumption on the pool,
+//   a spawn before the thread's first step and its last before the join.
+// - A thread that reads a location again at the same line, with no write of its own in
+//   between, reads the newest store: a loop re-reading a stale value forever would be a
+//   livelock no C++ implementation has (stores become visible in finite time), and the spin
+//   reduction then sees the loop's reads as sim's sequentially consistent ones.
+// - Sim::cell accesses not ordered by happens-before are a data race, naming both lines.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <source_location>
+#include <string>
+#include <vector>
+
+#include "schedules/strategy.hpp"
+#include "sim/address_map.hpp"
+
+namespace syncstress::sim::detail {
+
+/// A vector clock over the execution's threads.
+class Clock {
+ public:
+  std::uint32_t at(ThreadId t) const { return t < c_.size() ? c_[t] : 0; }
+  void set(ThreadId t, std::uint32_t v) {
+    if (c_.size() <= t) c_.resize(t + 1, 0);
+    c_[t] = v;
+  }
+  void join(const Clock& other) {
+    if (other.c_.size() > c_.size()) c_.resize(other.c_.size(), 0);
+    for (std::size_t i = 0; i < other.c_.size(); ++i) c_[i] = std::max(c_[i], other.c_[i]);
+  }
+  void clear() { c_.clear(); }
+
+ private:
+  std::vector<std::uint32_t> c_;
+};
+
+/// What a load read: the store's bits, and where that store stands.
+struct ReadFrom {
+  std::uint64_t bits = 0;
+  /// The step that made the store read (0: the location's value before the execution or at its
+  /// construction), and how many stores of the location are newer than it (0: the newest).
+  std::uint64_t step = 0;
+  std::uint64_t newer = 0;
+  /// Newer than every store of the location the reading thread had read or written before.
+  bool unseen = false;
+  /// ", stale: the store of step S, N newer" for a trace, or nothing for the newest.
+  std::string note() const;
+};
+
+/// One access to a cell, for the race check.
+struct CellAccess {
+  ThreadId thread = 0;
+  std::uint32_t epoch = 0;
+  const char* file = nullptr;
+  std::uint32_t line = 0;
+};
+
+/// The model's state for one execution (see the file comment).
+class Memory {
+ public:
+  /// Forgets everything: a new execution.
+  void reset();
+
+  // --- Threads and synchronizing objects -------------------------------------------------
+  /// Thread `child` starts after its creator's step (`parent`; none for the main thread).
+  void thread_started(ThreadId child, const ThreadId* parent);
+  /// `joiner` returns from joining `joined`, which has exited.
+  void joined(ThreadId joiner, ThreadId joined);
+  /// `t` releases `obj` (an unlock, set, unpark, wake, post): a later acquire of it by
+  /// another thread happens after everything `t` did so far.
+  void release(ThreadId t, const void* obj);
+  /// `t` acquires `obj` (a lock, a wait that ended, a resumption on the pool).
+  void acquire(ThreadId t, const void* obj);
+  /// `t` blocked: its next read of any location is a first read again (see repeat reads).
+  void blocked(ThreadId t) { thread(t).reads.clear(); }
+
+  // --- Atomics ------------------------------------------------------------------------------
+  /// An atomic constructed now by `t` with `bits`: its history starts again (its address may
+  /// have held another atomic earlier in this execution).
+  void created(ThreadId t, const void* obj, std::uint64_t bits);
+  /// The stores a load of `obj` by `t` may read, newest first (at least 1). `current` is the
+  /// object's value, for a location not seen before in this execution.
+  std::uint64_t choices(ThreadId t, const void* obj, std::uint64_t current, std::memory_order mo,
+                        const std::source_location& loc);
+  /// The candidate `n` (0: newest) of the last choices() call's range; `except` filters (see
+  /// cas_choices).
+  ReadFrom candidate(std::uint64_t n) const;
+  /// For a compare-exchange: the candidates a failing CAS may read (value differs from
+  /// `expected`) plus the newest; newest first. Same contract as choices().
+  std::uint64_t cas_choices(ThreadId t, const void* obj, std::uint64_t current,
+                            std::uint64_t expected, std::memory_order mo,
+                            const std::source_location& loc);
+  /// `t` loads candidate `n` of the last choices() / cas_choices(): its effects (coherence,
+  /// acquire).
+  ReadFrom read(ThreadId t, std::uint64_t n, std::memory_order mo);
+  /// `t` reads the newest store of `obj` (`current`: its value, for a location not seen before).
+  void read_newest(ThreadId t, const void* obj, std::uint64_t current, std::memory_order mo);
+  /// `t` stores `bits` (`rmw`: a read-modify-write, reading the newest store first) at step
+  /// `step`. `current`: the value before, for a location not seen before.
+  void write(ThreadId t, const void* obj, std::uint64_t current, std::uint64_t bits,
+             std::memory_order mo, bool rmw, std::uint64_t step);
+  /// A fence of `t`. seq_cst ones join the clock every seq_cst fence shares.
+  void fence(ThreadId t, std::memory_order mo);
+
+  // --- Cells --------------------------------------------------------------------------------
+  /// A cell constructed now: no access to it yet.
+  void cell_created(const void* obj);
+  /// `t` accesses the cell `obj` at `loc`; returns the earlier access it races with, if any.
+  const CellAccess* cell_access(ThreadId t, const void* obj, bool write,
+                                const std::source_location& loc);
+
+ private:
+  struct Store {
+    std::uint64_t bits = 0;
+    ThreadId thread = 0;
+    std::uint32_t epoch = 0;  // 0: before every thread's first step
+    std::uint64_t step = 0;
+    Clock carries;  // what an acquire reading it joins
+  };
+  /// A thread's accesses to a location, where the index of the store it saw rose: (its epoch,
+  /// the store's index), epochs and indices ascending.
+  struct Seen {
+    std::uint32_t epoch;
+    std::uint32_t index;
+  };
+  struct Location {
+    std::vector<Store> stores;            // modification order
+    std::vector<std::vector<Seen>> seen;  // by thread
+    std::int64_t last_sc = -1;            // the last seq_cst store's index
+  };
+  struct ThreadState {
+    Clock now;
+    Clock fence_release;    // now, at its last release fence
+    Clock pending_acquire;  // what its relaxed loads read carried, for an acquire fence
+    /// (object, line) of its loads since its last write or block.
+    struct Read {
+      const void* obj;
+      const char* file;
+      std::uint32_t line;
+    };
+    std::vector<Read> reads;
+  };
+  struct Cell {
+    CellAccess write{};
+    bool written = false;
+    std::vector<CellAccess> reads;  // since the last write, one per thread
+  };
+
+  ThreadState& thread(ThreadId t);
+  std::uint32_t epoch(ThreadId t) { return thread(t).now.at(t); }
+  /// Starts a new epoch of `t`: what it does from now on is not covered by what it released.
+  void tick(ThreadId t) { thread(t).now.set(t, thread(t).now.at(t) + 1); }
+  Location& location(const void* obj, std::uint64_t current);
+  /// The cell at `obj`, with no access yet when first seen in this execution.
+  Cell& cell(const void* obj);
+  /// The oldest index a load of `loc` by `t` may read.
+  std::uint32_t lower_bound(ThreadId t, const Location& loc, bool sc) const;
+  /// Records that `t` read or wrote store `index` of `loc`; false when it had seen it or a
+  /// newer one already.
+  bool see(Location& loc, ThreadId t, std::uint32_t index);
+  /// Whether this read by `t` repeats one at the same line since its last write or block.
+  bool repeats(ThreadId t, const void* obj, const std::source_location& loc);
+  bool happens_before(const CellAccess& a, ThreadId t) {
+    return thread(t).now.at(a.thread) >= a.epoch;
+  }
+
+  std::vector<ThreadState> threads_;
+  AddressMap<std::uint32_t> location_index_;
+  std::vector<Location> locations_;
+  std::size_t location_count_ = 0;
+  AddressMap<std::uint32_t> sync_index_;
+  std::vector<Clock> sync_;
+  std::size_t sync_count_ = 0;
+  AddressMap<std::uint32_t> cell_index_;
+  std::vector<Cell> cells_;
+  std::size_t cell_count_ = 0;
+  Clock sc_fences_;
+  // The last choices() call: its location and candidate indices (newest first).
+  Location* chosen_ = nullptr;
+  std::vector<std::uint32_t> candidates_;
+};
+
+}  // namespace syncstress::sim::detail

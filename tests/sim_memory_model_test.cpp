@@ -1,0 +1,362 @@
+// The C++ memory model on sim (memory=c11, src/sim/memory.hpp), by litmus tests searched
+// exhaustively with the reduction: each test collects every outcome its program can reach and
+// compares the set with what the C++ model allows (and, sequentially consistent, what SC
+// allows). Then the data races on cells, a spin loop on a relaxed flag, the trace's stale
+// reads, and a replay of a schedule recorded under the model.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "platform/sim.hpp"
+#include "schedules/dpor_strategy.hpp"
+#include "schedules/memory_model_strategy.hpp"
+#include "schedules/recording_strategy.hpp"
+#include "schedules/replay_strategy.hpp"
+#include "sim/runtime.hpp"
+
+namespace syncstress {
+namespace {
+
+using S = Sim;
+constexpr auto relaxed = std::memory_order_relaxed;
+constexpr auto acquire = std::memory_order_acquire;
+constexpr auto release = std::memory_order_release;
+constexpr auto seq_cst = std::memory_order_seq_cst;
+
+/// What an exhaustive search of a program reached.
+struct Reached {
+  std::set<std::string> outcomes;    // what the program wrote to `out`, per execution
+  std::set<std::string> violations;  // property: message
+  std::uint64_t executions = 0;
+  bool complete = false;
+};
+
+/// Searches `program` (which writes its outcome to the string it is given) to the end, under
+/// `memory`.
+Reached search(MemoryModel memory, const std::function<void(std::string&)>& program) {
+  sim::Options options;
+  options.record_trace = false;
+  sim::Runtime runtime(options);
+  DporStrategy dpor;
+  MemoryModelStrategy under(dpor, memory);
+  Reached r;
+  while (const auto execution = under.new_execution()) {
+    std::string out;
+    const auto result = runtime.run(under, *execution, [&] { program(out); });
+    if (result.outcome == sim::Outcome::pruned) continue;
+    ++r.executions;
+    if (result.outcome == sim::Outcome::completed) {
+      r.outcomes.insert(out);
+    } else {
+      r.violations.insert(result.property + ": " + result.message);
+    }
+    if (r.executions > 100000) return r;
+  }
+  r.complete = dpor.complete();
+  return r;
+}
+
+std::string pair(std::int64_t a, std::int64_t b) {
+  return std::to_string(a) + "," + std::to_string(b);
+}
+
+// Message passing: data then flag, both relaxed. The reader may see the flag and stale data.
+void message_passing(std::string& out, std::memory_order store, std::memory_order load) {
+  S::atomic<int> data{0}, flag{0};
+  int seen_flag = 0, seen_data = 0;
+  {
+    S::thread writer([&] {
+      data.store(1, relaxed);
+      flag.store(1, store);
+    });
+    S::thread reader([&] {
+      seen_flag = flag.load(load);
+      seen_data = data.load(relaxed);
+    });
+  }
+  out = pair(seen_flag, seen_data);
+}
+
+TEST(MemoryModel, MessagePassingWithRelaxedFlagCanReadStaleDataUnderC11Only) {
+  const auto relaxed_mp = [](std::string& out) { message_passing(out, relaxed, relaxed); };
+  const Reached weak = search(MemoryModel::c11, relaxed_mp);
+  ASSERT_TRUE(weak.complete);
+  EXPECT_EQ(weak.outcomes, (std::set<std::string>{"0,0", "0,1", "1,0", "1,1"}));
+  const Reached sc = search(MemoryModel::sc, relaxed_mp);
+  EXPECT_EQ(sc.outcomes, (std::set<std::string>{"0,0", "0,1", "1,1"}));
+}
+
+TEST(MemoryModel, MessagePassingWithReleaseAndAcquireNeverReadsStaleData) {
+  const Reached r =
+      search(MemoryModel::c11, [](std::string& out) { message_passing(out, release, acquire); });
+  ASSERT_TRUE(r.complete);
+  EXPECT_EQ(r.outcomes, (std::set<std::string>{"0,0", "0,1", "1,1"}));
+}
+
+TEST(MemoryModel, FencesOrderRelaxedMessagePassing) {
+  const auto fenced = [](bool release_fence) {
+    return [release_fence](std::string& out) {
+      S::atomic<int> data{0}, flag{0};
+      int seen_flag = 0, seen_data = 0;
+      {
+        S::thread writer([&] {
+          data.store(1, relaxed);
+          if (release_fence) S::atomic_thread_fence(release);
+          flag.store(1, relaxed);
+        });
+        S::thread reader([&] {
+          seen_flag = flag.load(relaxed);
+          S::atomic_thread_fence(acquire);
+          seen_data = data.load(relaxed);
+        });
+      }
+      out = pair(seen_flag, seen_data);
+    };
+  };
+  EXPECT_EQ(search(MemoryModel::c11, fenced(true)).outcomes,
+            (std::set<std::string>{"0,0", "0,1", "1,1"}));
+  EXPECT_TRUE(search(MemoryModel::c11, fenced(false)).outcomes.contains("1,0"));
+}
+
+// Store buffering: each thread stores its flag, then loads the other's.
+void store_buffering(std::string& out, std::memory_order mo, bool sc_fences) {
+  S::atomic<int> x{0}, y{0};
+  int r1 = -1, r2 = -1;
+  {
+    S::thread a([&] {
+      x.store(1, mo);
+      if (sc_fences) S::atomic_thread_fence(seq_cst);
+      r1 = y.load(mo);
+    });
+    S::thread b([&] {
+      y.store(1, mo);
+      if (sc_fences) S::atomic_thread_fence(seq_cst);
+      r2 = x.load(mo);
+    });
+  }
+  out = pair(r1, r2);
+}
+
+TEST(MemoryModel, StoreBufferingBothZeroUnderRelaxedOrAcquireReleaseNotSeqCst) {
+  const std::set<std::string> all{"0,0", "0,1", "1,0", "1,1"};
+  const std::set<std::string> sc{"0,1", "1,0", "1,1"};
+  for (const auto mo : {relaxed, std::memory_order_acq_rel}) {
+    const auto store = mo == relaxed ? relaxed : release;
+    const auto load = mo == relaxed ? relaxed : acquire;
+    const Reached r = search(MemoryModel::c11, [&](std::string& out) {
+      S::atomic<int> x{0}, y{0};
+      int r1 = -1, r2 = -1;
+      {
+        S::thread a([&] {
+          x.store(1, store);
+          r1 = y.load(load);
+        });
+        S::thread b([&] {
+          y.store(1, store);
+          r2 = x.load(load);
+        });
+      }
+      out = pair(r1, r2);
+    });
+    EXPECT_EQ(r.outcomes, all);
+  }
+  EXPECT_EQ(search(MemoryModel::c11, [](std::string& out) { store_buffering(out, seq_cst, false); })
+                .outcomes,
+            sc);
+  EXPECT_EQ(search(MemoryModel::c11, [](std::string& out) { store_buffering(out, relaxed, true); })
+                .outcomes,
+            sc);
+}
+
+TEST(MemoryModel, TwoReadsOfOneThreadNeverGoBackInModificationOrder) {
+  const Reached r = search(MemoryModel::c11, [](std::string& out) {
+    S::atomic<int> x{0};
+    int a = -1, b = -1;
+    {
+      S::thread writer([&] {
+        x.store(1, relaxed);
+        x.store(2, relaxed);
+      });
+      S::thread reader([&] {
+        a = x.load(relaxed);
+        b = x.load(relaxed);
+      });
+    }
+    out = pair(a, b);
+  });
+  ASSERT_TRUE(r.complete);
+  // Every non-decreasing pair, and no other.
+  EXPECT_EQ(r.outcomes, (std::set<std::string>{"0,0", "0,1", "0,2", "1,1", "1,2", "2,2"}));
+}
+
+TEST(MemoryModel, ReadModifyWritesReadTheNewestStore) {
+  const Reached r = search(MemoryModel::c11, [](std::string& out) {
+    S::atomic<int> n{0};
+    int a = -1, b = -1;
+    {
+      S::thread one([&] { a = n.fetch_add(1, relaxed); });
+      S::thread two([&] { b = n.fetch_add(1, relaxed); });
+    }
+    out = pair(a, b) + "," + std::to_string(n.load(relaxed));
+  });
+  EXPECT_EQ(r.outcomes, (std::set<std::string>{"0,1,2", "1,0,2"}));
+}
+
+TEST(MemoryModel, AFailingCompareExchangeMayReadAnOlderStore) {
+  const Reached r = search(MemoryModel::c11, [](std::string& out) {
+    S::atomic<int> x{0};
+    int saw = -1;
+    bool won = false;
+    {
+      S::thread writer([&] { x.store(1, relaxed); });
+      S::thread cas([&] {
+        if (x.load(relaxed) == 1) {
+          int expected = 1;
+          won = x.compare_exchange_strong(expected, 2, relaxed, relaxed);
+          saw = expected;
+        }
+      });
+    }
+    out = std::to_string(won) + "," + std::to_string(saw);
+  });
+  // Having read 1, the CAS is coherence-bound to see 1 and succeed.
+  EXPECT_EQ(r.outcomes, (std::set<std::string>{"0,-1", "1,1"}));
+}
+
+// A cell handed from one thread to another through a flag.
+void hand_over(std::string& out, std::memory_order store, std::memory_order load) {
+  S::cell<int> data{0};
+  S::atomic<int> flag{0};
+  int seen = -1;
+  {
+    S::thread writer([&] {
+      data.with_mut([](int& v) { v = 42; });
+      flag.store(1, store);
+    });
+    S::thread reader([&] {
+      if (flag.load(load) == 1) seen = data.with([](const int& v) { return v; });
+    });
+  }
+  out = std::to_string(seen);
+}
+
+TEST(MemoryModel, ACellHandedOverThroughARelaxedFlagIsADataRaceNamingBothLines) {
+  const Reached r =
+      search(MemoryModel::c11, [](std::string& out) { hand_over(out, relaxed, relaxed); });
+  ASSERT_EQ(r.violations.size(), 1u);
+  const std::string v = *r.violations.begin();
+  EXPECT_NE(v.find("data_race: data race: a cell read at tests/sim_memory_model_test.cpp:"),
+            std::string::npos)
+      << v;
+  EXPECT_NE(v.find("accessed at tests/sim_memory_model_test.cpp:"), std::string::npos) << v;
+  EXPECT_EQ(search(MemoryModel::sc, [](std::string& out) { hand_over(out, relaxed, relaxed); })
+                .violations.size(),
+            0u);
+}
+
+TEST(MemoryModel, ACellHandedOverThroughReleaseAndAcquireOrAMutexIsNoRace) {
+  const Reached r =
+      search(MemoryModel::c11, [](std::string& out) { hand_over(out, release, acquire); });
+  EXPECT_TRUE(r.violations.empty());
+  EXPECT_EQ(r.outcomes, (std::set<std::string>{"-1", "42"}));
+  const Reached locked = search(MemoryModel::c11, [](std::string& out) {
+    S::cell<int> data{0};
+    S::mutex m;
+    {
+      S::thread a([&] {
+        m.lock();
+        data.with_mut([](int& v) { ++v; });
+        m.unlock();
+      });
+      S::thread b([&] {
+        m.lock();
+        data.with_mut([](int& v) { ++v; });
+        m.unlock();
+      });
+    }
+    out = std::to_string(data.with([](const int& v) { return v; }));
+  });
+  EXPECT_TRUE(locked.violations.empty());
+  EXPECT_EQ(locked.outcomes, (std::set<std::string>{"2"}));
+}
+
+TEST(MemoryModel, AReadModifyWriteContinuesTheReleaseSequenceItReads) {
+  const auto program = [](std::memory_order head) {
+    return [head](std::string& out) {
+      S::cell<int> data{0};
+      S::atomic<int> x{0};
+      int seen = -1;
+      {
+        S::thread writer([&] {
+          data.with_mut([](int& v) { v = 1; });
+          x.store(1, head);
+        });
+        S::thread middle([&] { x.fetch_add(1, relaxed); });
+        S::thread reader([&] {
+          if (x.load(acquire) == 2) seen = data.with([](const int& v) { return v; });
+        });
+      }
+      out = std::to_string(seen);
+    };
+  };
+  EXPECT_TRUE(search(MemoryModel::c11, program(release)).violations.empty());
+  EXPECT_FALSE(search(MemoryModel::c11, program(relaxed)).violations.empty());
+}
+
+TEST(MemoryModel, ASpinOnARelaxedFlagEndsWithoutTheStepBound) {
+  const Reached r = search(MemoryModel::c11, [](std::string& out) {
+    S::atomic<int> flag{0};
+    {
+      S::thread setter([&] { flag.store(1, relaxed); });
+      S::thread spinner([&] {
+        while (flag.load(relaxed) == 0) {
+        }
+      });
+    }
+    out = "done";
+  });
+  ASSERT_TRUE(r.complete);
+  EXPECT_TRUE(r.violations.empty()) << *r.violations.begin();
+  EXPECT_EQ(r.outcomes, (std::set<std::string>{"done"}));
+  EXPECT_LT(r.executions, 20u);
+}
+
+TEST(MemoryModel, AStaleReadIsMarkedInTheTraceAndItsScheduleReplaysByteForByte) {
+  sim::Runtime runtime;  // traces recorded
+  DporStrategy dpor;
+  MemoryModelStrategy under(dpor, MemoryModel::c11);
+  RecordingStrategy recorder(under);
+  const auto program = [](std::string& out) { message_passing(out, relaxed, relaxed); };
+  std::optional<Schedule> stale;
+  std::string trace;
+  while (const auto execution = recorder.new_execution()) {
+    std::string out;
+    const auto result = runtime.run(recorder, *execution, [&] { program(out); });
+    if (out == "1,0") {
+      stale = recorder.schedule();
+      trace = result.format_trace();
+      break;
+    }
+  }
+  ASSERT_TRUE(stale.has_value());
+  EXPECT_NE(stale->strategy.find("memory=c11"), std::string::npos) << stale->strategy;
+  EXPECT_NE(trace.find("load atomic#1 [0, stale: the initial value, 1 newer]"), std::string::npos)
+      << trace;
+  ReplayStrategy replay(*stale);
+  const auto again = replay.new_execution();
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->memory, MemoryModel::c11);
+  std::string out;
+  const auto result = runtime.run(replay, *again, [&] { program(out); });
+  EXPECT_EQ(out, "1,0");
+  EXPECT_EQ(result.format_trace(), trace);
+}
+
+}  // namespace
+}  // namespace syncstress
