@@ -219,7 +219,7 @@ void Memory::write(ThreadId t, const void* obj, std::uint64_t current, std::uint
   const auto index = static_cast<std::uint32_t>(l.stores.size() - 1);
   if (mo == std::memory_order_seq_cst) l.last_sc = index;
   see(l, t, index);
-  self.reads.clear();
+  std::erase_if(self.reads, [obj](const ThreadState::Read& r) { return r.obj == obj; });
   if (releases(mo)) tick(t);
 }
 

@@ -23,10 +23,11 @@
 //   the lock that follows it, a set before the wait it ends, an unpark before the park it ends,
 //   a wake before the wait on that address it ends, a post before the resumption on the pool,
 //   a spawn before the thread's first step and its last before the join.
-// - A thread that reads a location again at the same line, with no write of its own in
-//   between, reads the newest store: a loop re-reading a stale value forever would be a
-//   livelock no C++ implementation has (stores become visible in finite time), and the spin
-//   reduction then sees the loop's reads as sim's sequentially consistent ones.
+// - A thread that reads a location again at the same line, with no write of its own to it and
+//   no block in between, reads the newest store: a loop re-reading a stale value forever would
+//   be a livelock no C++ implementation has (stores become visible in finite time), the spin
+//   reduction then sees the loop's reads as sim's sequentially consistent ones, and a loop's
+//   later iterations do not multiply the choices of its first.
 // - Sim::cell accesses not ordered by happens-before are a data race, naming both lines.
 #pragma once
 
@@ -157,7 +158,7 @@ class Memory {
     Clock now;
     Clock fence_release;    // now, at its last release fence
     Clock pending_acquire;  // what its relaxed loads read carried, for an acquire fence
-    /// (object, line) of its loads since its last write or block.
+    /// (object, line) of its loads since its last write to that object, or its last block.
     struct Read {
       const void* obj;
       const char* file;
