@@ -255,6 +255,13 @@ TEST(MemoryModel, ACellHandedOverThroughARelaxedFlagIsADataRaceNamingBothLines) 
             std::string::npos)
       << v;
   EXPECT_NE(v.find("accessed at tests/sim_memory_model_test.cpp:"), std::string::npos) << v;
+  // The operations that should have ordered them: the writer's store, the reader's load.
+  EXPECT_NE(
+      v.find("in between, the primitive's store (relaxed) at tests/sim_memory_model_test.cpp:"),
+      std::string::npos)
+      << v;
+  EXPECT_NE(v.find(" and load (relaxed) at tests/sim_memory_model_test.cpp:"), std::string::npos)
+      << v;
   EXPECT_EQ(search(MemoryModel::sc, [](std::string& out) { hand_over(out, relaxed, relaxed); })
                 .violations.size(),
             0u);

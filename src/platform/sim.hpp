@@ -121,7 +121,7 @@ struct Sim {
       ahead(loc, weak() || !sim::detail::same_bits(v_, v));
       const bool writes = weak() || !sim::detail::same_bits(v_, v);
       if (auto* e = sim::detail::c11_engine<T>()) [[unlikely]]
-        e->c11_write(this, bits(v_), bits(v), mo, /*rmw=*/false);
+        e->c11_write(this, bits(v_), bits(v), mo, /*rmw=*/false, "store", loc);
       v_ = v;
       op(
           "store", [&] { return sim::detail::show(v); }, loc, sim::detail::Point::plain, writes);
@@ -131,7 +131,7 @@ struct Sim {
       ahead(loc, weak() || !sim::detail::same_bits(v_, v));
       const bool c11 = weak();
       if (auto* e = sim::detail::c11_engine<T>()) [[unlikely]]
-        e->c11_write(this, bits(v_), bits(v), mo, /*rmw=*/true);
+        e->c11_write(this, bits(v_), bits(v), mo, /*rmw=*/true, "exchange", loc);
       T old = std::exchange(v_, v);
       op(
           "exchange", [&] { return arrow(old, v); }, loc, kUnwind,
@@ -259,7 +259,7 @@ struct Sim {
       const bool c11 = weak();
       const T value = next(v_);
       if (auto* e = sim::detail::c11_engine<T>()) [[unlikely]]
-        e->c11_write(this, bits(v_), bits(value), mo, /*rmw=*/true);
+        e->c11_write(this, bits(v_), bits(value), mo, /*rmw=*/true, name.data(), loc);
       T old = std::exchange(v_, value);
       op(
           name, [&] { return arrow(old, value); }, loc, sim::detail::Point::plain,
@@ -300,7 +300,7 @@ struct Sim {
       const std::string_view name = weak ? "cas_weak" : "cas_strong";
       bool succeeds = false;
       const sim::detail::ReadFrom from =
-          e.c11_cas(this, bits(v_), bits(expected), failure, loc, &succeeds);
+          e.c11_cas(this, bits(v_), bits(expected), failure, name.data(), loc, &succeeds);
       if (!succeeds) {
         expected = sim::detail::with_bits(v_, from.bits);
         op(
@@ -314,7 +314,7 @@ struct Sim {
             name, [] { return std::string("spurious failure"); }, loc, kUnwind, kReads);
         return false;
       }
-      e.c11_write(this, bits(v_), bits(desired), success, /*rmw=*/true);
+      e.c11_write(this, bits(v_), bits(desired), success, /*rmw=*/true, name.data(), loc);
       T old = std::exchange(v_, desired);
       op(
           name, [&] { return arrow(old, desired); }, loc, kUnwind, true);

@@ -334,6 +334,7 @@ class Engine {
                     const source_location& loc) {
     const std::uint64_t n = memory_.choices(current_->id, obj, current, mo, loc);
     const ReadFrom from = memory_.read(current_->id, n > 1 ? choose(n) : 0, mo);
+    memory_.note_op(current_->id, AtomicOp{"load", mo, loc.file_name(), loc.line()});
     // A store it had not seen: a loop that reads it has not gone round on the same values.
     if (from.unseen) current_->spin.size = 0;
     return from;
@@ -342,12 +343,14 @@ class Engine {
   /// succeed (`*success`; nothing is applied: the write that follows reads it), else a store
   /// holding another value, read with `failure` order. A recorded choice when several may be.
   ReadFrom c11_cas(const void* obj, std::uint64_t current, std::uint64_t expected,
-                   std::memory_order failure, const source_location& loc, bool* success) {
+                   std::memory_order failure, const char* what, const source_location& loc,
+                   bool* success) {
     const std::uint64_t n = memory_.cas_choices(current_->id, obj, current, expected, failure, loc);
     const std::uint64_t k = n > 1 ? choose(n) : 0;
     const ReadFrom from = memory_.candidate(k);
     *success = from.bits == expected;
     if (*success) return from;
+    memory_.note_op(current_->id, AtomicOp{what, failure, loc.file_name(), loc.line()});
     const ReadFrom read = memory_.read(current_->id, k, failure);
     if (read.unseen) current_->spin.size = 0;
     return read;
@@ -357,8 +360,10 @@ class Engine {
     memory_.read_newest(current_->id, obj, current, mo);
   }
   /// A store (or, `rmw`, a read-modify-write) of `bits` to `obj`, the step about to be taken.
+  /// `what` names the operation, at `loc`, for a data race's message.
   void c11_write(const void* obj, std::uint64_t current, std::uint64_t bits, std::memory_order mo,
-                 bool rmw) {
+                 bool rmw, const char* what, const source_location& loc) {
+    memory_.note_op(current_->id, AtomicOp{what, mo, loc.file_name(), loc.line()});
     memory_.write(current_->id, obj, current, bits, mo, rmw, steps_ + 1);
   }
   /// An atomic constructed inside the execution.

@@ -32,6 +32,7 @@ void Memory::reset() {
     t.fence_release.clear();
     t.pending_acquire.clear();
     t.reads.clear();
+    t.ops.clear();
   }
   location_index_.clear();
   location_count_ = 0;
@@ -54,6 +55,7 @@ void Memory::thread_started(ThreadId child, const ThreadId* parent) {
   c.fence_release.clear();
   c.pending_acquire.clear();
   c.reads.clear();
+  c.ops.clear();
   if (parent != nullptr) {
     c.now = thread(*parent).now;
     tick(*parent);
@@ -258,7 +260,8 @@ void Memory::cell_created(const void* obj) {
 const CellAccess* Memory::cell_access(ThreadId t, const void* obj, bool write,
                                       const std::source_location& loc) {
   Cell& c = cell(obj);
-  const CellAccess now{t, epoch(t), loc.file_name(), loc.line()};
+  const CellAccess now{t, epoch(t), loc.file_name(), loc.line(),
+                       static_cast<std::uint32_t>(thread(t).ops.size())};
   if (c.written && c.write.thread != t && !happens_before(c.write, t)) return &c.write;
   if (write) {
     for (const CellAccess& r : c.reads) {

@@ -73,12 +73,21 @@ struct ReadFrom {
   std::string note() const;
 };
 
+/// An atomic operation or fence of a thread, for a data race's message.
+struct AtomicOp {
+  const char* what = nullptr;  // "load", "store", "fetch_add", "fence", ...
+  std::memory_order mo = std::memory_order_seq_cst;
+  const char* file = nullptr;
+  std::uint32_t line = 0;
+};
+
 /// One access to a cell, for the race check.
 struct CellAccess {
   ThreadId thread = 0;
   std::uint32_t epoch = 0;
   const char* file = nullptr;
   std::uint32_t line = 0;
+  std::uint32_t ops = 0;  // its thread's atomic operations before it
 };
 
 /// The model's state for one execution (see the file comment).
@@ -128,6 +137,11 @@ class Memory {
   /// A fence of `t`. seq_cst ones join the clock every seq_cst fence shares.
   void fence(ThreadId t, std::memory_order mo);
 
+  /// `t` performed `op` (kept for the message of a data race).
+  void note_op(ThreadId t, const AtomicOp& op) { thread(t).ops.push_back(op); }
+  /// `t`'s atomic operations so far, oldest first.
+  const std::vector<AtomicOp>& ops(ThreadId t) { return thread(t).ops; }
+
   // --- Cells --------------------------------------------------------------------------------
   /// A cell constructed now: no access to it yet.
   void cell_created(const void* obj);
@@ -165,6 +179,7 @@ class Memory {
       std::uint32_t line;
     };
     std::vector<Read> reads;
+    std::vector<AtomicOp> ops;
   };
   struct Cell {
     CellAccess write{};

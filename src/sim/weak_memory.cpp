@@ -1,6 +1,8 @@
 // The engine's side of the C++ memory model (memory.hpp): fences and the race check on cells.
 // The atomics' side is inline in engine.hpp, called from src/platform/sim.hpp.
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "sim/engine.hpp"
 
@@ -9,6 +11,7 @@ namespace syncstress::sim::detail {
 void Engine::thread_fence(std::memory_order mo, const source_location& loc) {
   if (!c11() || mo == std::memory_order_relaxed) return;
   memory_.fence(current_->id, mo);
+  memory_.note_op(current_->id, AtomicOp{"fence", mo, loc.file_name(), loc.line()});
   if (mo != std::memory_order_seq_cst) return;  // it orders what its own thread does only
   // The seq_cst fences' order is a choice: each reads and writes what they share.
   before(&sc_fences_, loc, true);
@@ -16,16 +19,68 @@ void Engine::thread_fence(std::memory_order mo, const source_location& loc) {
   step(Kind::none, &sc_fences_, "fence", "seq_cst", loc);
 }
 
+namespace {
+
+/// An operation of the scenario harness (its files), not of the primitive under test.
+bool in_harness(const AtomicOp& op) {
+  const std::string_view file = short_file(op.file);
+  return file.starts_with("scenarios/") || file.starts_with("src/platform/") ||
+         file.starts_with("platform/");
+}
+
+std::string_view order_name(std::memory_order mo) {
+  switch (mo) {
+    case std::memory_order_relaxed:
+      return "relaxed";
+    case std::memory_order_consume:
+      return "consume";
+    case std::memory_order_acquire:
+      return "acquire";
+    case std::memory_order_release:
+      return "release";
+    case std::memory_order_acq_rel:
+      return "acq_rel";
+    case std::memory_order_seq_cst:
+      return "seq_cst";
+  }
+  return "?";
+}
+
+std::string describe(const AtomicOp& op, ThreadId thread) {
+  return std::string(op.what) + " (" + std::string(order_name(op.mo)) + ") at " +
+         std::string(short_file(op.file)) + ":" + std::to_string(op.line) + " on thread " +
+         std::to_string(thread);
+}
+
+}  // namespace
+
 void Engine::cell_access(const void* obj, bool write, const source_location& loc) {
   const CellAccess* earlier = memory_.cell_access(current_->id, obj, write, loc);
   if (earlier == nullptr) return;
+  const ThreadId self = current_->id;
   std::string message = "data race: a cell ";
   message += write ? "written" : "read";
   message += " at " + std::string(short_file(loc.file_name())) + ":" + std::to_string(loc.line()) +
-             " on thread " + std::to_string(current_->id) + " and accessed at " +
+             " on thread " + std::to_string(self) + " and accessed at " +
              std::string(short_file(earlier->file)) + ":" + std::to_string(earlier->line) +
              " on thread " + std::to_string(earlier->thread) +
              ", neither access happening before the other (C++ memory model)";
+  // Where the release and the acquire should have been: the primitive's first operation of
+  // the earlier thread after its access, and its last of this thread before this one.
+  const std::vector<AtomicOp>& before = memory_.ops(earlier->thread);
+  const AtomicOp* release = nullptr;
+  for (std::size_t i = earlier->ops; i < before.size() && release == nullptr; ++i) {
+    if (!in_harness(before[i])) release = &before[i];
+  }
+  const std::vector<AtomicOp>& mine = memory_.ops(self);
+  const AtomicOp* acquire = nullptr;
+  for (auto it = mine.rbegin(); it != mine.rend() && acquire == nullptr; ++it) {
+    if (!in_harness(*it)) acquire = &*it;
+  }
+  if (release != nullptr && acquire != nullptr) {
+    message += "; in between, the primitive's " + describe(*release, earlier->thread) + " and " +
+               describe(*acquire, self) + " order nothing between them";
+  }
   violation(Outcome::violation, "data_race", std::move(message), &loc);
 }
 
