@@ -8,13 +8,18 @@
 //   build/model_checking_bench --benchmark_filter=ModelCheckingSize
 //   build/model_checking_bench --benchmark_filter=Jobs
 //   build/model_checking_bench --benchmark_filter=MemoryModel
+//   build/model_checking_bench --benchmark_filter=AgainstRelacy
 //
 // Counters: executions, classes (distinct Mazurkiewicz traces), per_class (executions /
 // classes), complete (1 when the search ran out of schedules), estimate_at_half (the search's
 // own estimate of its total when cut at half of it, over the total: ModelCheckingSize only).
 // The speed-up of --jobs 2 is Jobs/2's executions per second over Jobs/1's. MemoryModel runs a
 // preset at its model-checking size sequentially consistent (memory:0) and under the C++ memory
-// model (memory:1, `exhaustive:memory=c11`), on one core: what the model costs.
+// model (memory:1, `exhaustive:memory=c11`), on one core: what the model costs. AgainstRelacy
+// runs a `*-memory-model` preset with a correct primitive on sim under the model and under Relacy,
+// 60 s at most each: engine:0 `exhaustive:memory=c11` against engine:1 `relacy-full` (does each
+// search end, in how many executions), and engine:2 `random:memory=c11` against engine:3
+// `relacy-random` on 20,000 executions (executions_per_s).
 #include <benchmark/benchmark.h>
 
 #include <filesystem>
@@ -150,6 +155,37 @@ void memory_model(benchmark::State& state, const Model& m) {
   count(state, cell);
 }
 
+constexpr Model kAgainstRelacy[] = {
+    {"mutex-memory-model", "ticket_mutex"},
+    {"shared-mutex-memory-model", "shared_mutex_part9"},
+    {"event-memory-model", "auto_reset_event_part5_cancel_fixed"},
+    {"semaphore-memory-model", "wait_on_address_semaphore"},
+};
+
+void against_relacy(benchmark::State& state, const Model& m) {
+  constexpr const char* kSchedules[] = {"exhaustive:memory=c11", "relacy-full", "random:memory=c11",
+                                        "relacy-random"};
+  const bool sampled = state.range(0) >= 2;
+  const std::vector<std::string> args = {"run",
+                                         "--scenario",
+                                         m.preset,
+                                         "--primitive",
+                                         m.primitive,
+                                         "--schedule",
+                                         kSchedules[state.range(0)],
+                                         "--executions",
+                                         sampled ? "20000" : "100000000",
+                                         "--time-budget",
+                                         "60"};
+  nlohmann::json cell;
+  for (auto _ : state) cell = run_cell(args, scratch("relacy"));
+  const double executions = cell.at("executions").get<double>();
+  state.counters["executions"] = executions;
+  state.counters["complete"] = cell.at("metrics").value("search_complete", false) ? 1 : 0;
+  state.counters["executions_per_s"] =
+      benchmark::Counter(executions, benchmark::Counter::kIsIterationInvariantRate);
+}
+
 /// Each run once, timed by the wall clock, with --jobs 1 and --jobs 2.
 void with_jobs_1_and_2(benchmark::internal::Benchmark* b) {
   b->ArgName("jobs")->Arg(1)->Arg(2)->Iterations(1)->UseRealTime()->Unit(benchmark::kSecond);
@@ -170,6 +206,16 @@ void register_all() {
         ->ArgName("memory")
         ->Arg(0)
         ->Arg(1)
+        ->Iterations(1)
+        ->UseRealTime()
+        ->Unit(benchmark::kSecond);
+  }
+  for (const Model& m : kAgainstRelacy) {
+    benchmark::RegisterBenchmark(
+        (std::string("AgainstRelacy/") + m.preset + "/" + m.primitive).c_str(),
+        [m](benchmark::State& s) { against_relacy(s, m); })
+        ->ArgName("engine")
+        ->DenseRange(0, 3)
         ->Iterations(1)
         ->UseRealTime()
         ->Unit(benchmark::kSecond);
