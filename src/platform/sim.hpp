@@ -75,6 +75,7 @@ T with_bits(T like, std::uint64_t b) {
 /// (at most 8 bytes; a larger atomic stays sequentially consistent); else null.
 template <class T>
 Engine* c11_engine() {
+  // NOLINTNEXTLINE(bugprone-sizeof-expression): T may be a pointer; its size is compared.
   if constexpr (sizeof(T) <= sizeof(std::uint64_t)) {
     Engine* e = t_engine;
     return e != nullptr && e->c11() ? e : nullptr;

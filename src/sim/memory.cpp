@@ -2,6 +2,7 @@
 #include "sim/memory.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace syncstress::sim::detail {
 
@@ -50,16 +51,15 @@ Memory::ThreadState& Memory::thread(ThreadId t) {
 }
 
 void Memory::thread_started(ThreadId child, const ThreadId* parent) {
+  // The creator's clock first: thread(child) may grow threads_.
+  Clock start = parent != nullptr ? thread(*parent).now : Clock{};
+  if (parent != nullptr) tick(*parent);
   ThreadState& c = thread(child);
-  c.now.clear();
+  c.now = std::move(start);
   c.fence_release.clear();
   c.pending_acquire.clear();
   c.reads.clear();
   c.ops.clear();
-  if (parent != nullptr) {
-    c.now = thread(*parent).now;
-    tick(*parent);
-  }
   c.now.set(child, 1);
 }
 
