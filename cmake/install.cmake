@@ -2,6 +2,7 @@
 # the installed package, as examples/my-primitive/ does.
 #
 #   P/bin/                           syncstress, syncstress-relacy
+#   P/share/man/man1/syncstress.1    the man page, from the program's help (help2man)
 #   P/share/syncstress/scenarios/    the presets: the installed syncstress finds them from its bin/,
 #                                    a tool of syncstress_add_tool by the path it is compiled with
 #                                    (scenarios/preset_files.cpp)
@@ -31,6 +32,25 @@ set(SYNCSTRESS_INSTALL_INCLUDEDIR include/syncstress)
 
 # --- Programs and presets ----------------------------------------------------------------------
 install(TARGETS syncstress syncstress-relacy RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+
+# The man page (P/share/man/man1/syncstress.1): help2man over the program's own help, with each
+# subcommand's help in a section of its own (cmake/man_page.cmake), so `man syncstress` says
+# what --help says. scripts/setup installs help2man.
+find_program(SYNCSTRESS_HELP2MAN help2man)
+if(SYNCSTRESS_HELP2MAN)
+  set(man_page ${CMAKE_BINARY_DIR}/man/syncstress.1)
+  add_custom_command(
+    OUTPUT ${man_page}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/man
+    COMMAND ${CMAKE_COMMAND} -DTOOL=$<TARGET_FILE:syncstress> -DHELP2MAN=${SYNCSTRESS_HELP2MAN}
+            -DOUT=${man_page} -P ${CMAKE_SOURCE_DIR}/cmake/man_page.cmake
+    DEPENDS syncstress ${CMAKE_SOURCE_DIR}/cmake/man_page.cmake
+    COMMENT "Writing the man page syncstress.1 (help2man)")
+  add_custom_target(syncstress_man_page ALL DEPENDS ${man_page})
+  install(FILES ${man_page} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+else()
+  message(STATUS "help2man not found: no man page is built or installed (scripts/setup installs it)")
+endif()
 file(GLOB SYNCSTRESS_PRESET_FILES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/scenarios/*.json)
 install(FILES ${SYNCSTRESS_PRESET_FILES} DESTINATION ${SYNCSTRESS_INSTALL_DATADIR}/scenarios)
 

@@ -3,7 +3,8 @@
 # builds examples/my-primitive against that prefix alone (find_package + syncstress_add_tool),
 # and checks that its tool fails the planted check-then-set bug and passes the fixed lock, on
 # sim (mutex-safety, an installed preset) and on Relacy (the example's own preset), that the
-# replay command of each violation reproduces it, and that the example's baseline gates.
+# replay command of each violation reproduces it, and that the example's baseline gates; and
+# that `man -l` reads the installed man page, with every subcommand and its options.
 #
 #   tests/package/run.sh BUILD_DIR EXAMPLE_DIR WORK_DIR
 #
@@ -27,6 +28,18 @@ fail() {
 
 echo "--- cmake --install $build_dir --prefix $prefix"
 cmake --install "$build_dir" --prefix "$prefix" >"$work/install.log"
+
+echo "--- man -l $prefix/share/man/man1/syncstress.1"
+page="$prefix/share/man/man1/syncstress.1"
+[[ -f "$page" ]] || fail "no man page installed at $page (help2man: scripts/setup installs it)"
+MANWIDTH=100 man -l "$page" >"$work/man.txt" 2>"$work/man.err" ||
+  fail "man -l $page failed: $(cat "$work/man.err")"
+# Every subcommand, and options of each (from their own --help), as the user reads them.
+for expected in "SUBCOMMANDS" "syncstress run" "syncstress replay" "syncstress gate" \
+  "syncstress merge" "syncstress html" "syncstress list" "--schedule" "--resume" "--baseline" \
+  "--violation" "130/143"; do
+  grep -qF -- "$expected" "$work/man.txt" || fail "the man page lacks '$expected'"
+done
 
 echo "--- the example against $prefix"
 generator=()
