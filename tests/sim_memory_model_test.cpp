@@ -66,17 +66,26 @@ std::string pair(std::int64_t a, std::int64_t b) {
   return std::to_string(a) + "," + std::to_string(b);
 }
 
-// Message passing: data then flag, both relaxed. The reader may see the flag and stale data.
-void message_passing(std::string& out, std::memory_order store, std::memory_order load) {
+// Message passing: data (relaxed), then the flag with `store`; the reader loads the flag with
+// `load`, then the data (relaxed). With `fences`, a release fence before the flag's store and an
+// acquire fence after its load (`release_fence` false drops the first).
+struct Fences {
+  bool release_fence = false;
+  bool acquire_fence = false;
+};
+void message_passing(std::string& out, std::memory_order store, std::memory_order load,
+                     Fences fences = {}) {
   S::atomic<int> data{0}, flag{0};
   int seen_flag = 0, seen_data = 0;
   {
     S::thread writer([&] {
       data.store(1, relaxed);
+      if (fences.release_fence) S::atomic_thread_fence(release);
       flag.store(1, store);
     });
     S::thread reader([&] {
       seen_flag = flag.load(load);
+      if (fences.acquire_fence) S::atomic_thread_fence(acquire);
       seen_data = data.load(relaxed);
     });
   }
@@ -102,21 +111,7 @@ TEST(MemoryModel, MessagePassingWithReleaseAndAcquireNeverReadsStaleData) {
 TEST(MemoryModel, FencesOrderRelaxedMessagePassing) {
   const auto fenced = [](bool release_fence) {
     return [release_fence](std::string& out) {
-      S::atomic<int> data{0}, flag{0};
-      int seen_flag = 0, seen_data = 0;
-      {
-        S::thread writer([&] {
-          data.store(1, relaxed);
-          if (release_fence) S::atomic_thread_fence(release);
-          flag.store(1, relaxed);
-        });
-        S::thread reader([&] {
-          seen_flag = flag.load(relaxed);
-          S::atomic_thread_fence(acquire);
-          seen_data = data.load(relaxed);
-        });
-      }
-      out = pair(seen_flag, seen_data);
+      message_passing(out, relaxed, relaxed, Fences{release_fence, true});
     };
   };
   EXPECT_EQ(search(MemoryModel::c11, fenced(true)).outcomes,
@@ -124,20 +119,22 @@ TEST(MemoryModel, FencesOrderRelaxedMessagePassing) {
   EXPECT_TRUE(search(MemoryModel::c11, fenced(false)).outcomes.contains("1,0"));
 }
 
-// Store buffering: each thread stores its flag, then loads the other's.
-void store_buffering(std::string& out, std::memory_order mo, bool sc_fences) {
+// Store buffering: each thread stores its flag with `store`, then loads the other's with `load`
+// (with a seq_cst fence in between when `sc_fences`).
+void store_buffering(std::string& out, std::memory_order store, std::memory_order load,
+                     bool sc_fences) {
   S::atomic<int> x{0}, y{0};
   int r1 = -1, r2 = -1;
   {
     S::thread a([&] {
-      x.store(1, mo);
+      x.store(1, store);
       if (sc_fences) S::atomic_thread_fence(seq_cst);
-      r1 = y.load(mo);
+      r1 = y.load(load);
     });
     S::thread b([&] {
-      y.store(1, mo);
+      y.store(1, store);
       if (sc_fences) S::atomic_thread_fence(seq_cst);
-      r2 = x.load(mo);
+      r2 = x.load(load);
     });
   }
   out = pair(r1, r2);
@@ -146,32 +143,15 @@ void store_buffering(std::string& out, std::memory_order mo, bool sc_fences) {
 TEST(MemoryModel, StoreBufferingBothZeroUnderRelaxedOrAcquireReleaseNotSeqCst) {
   const std::set<std::string> all{"0,0", "0,1", "1,0", "1,1"};
   const std::set<std::string> sc{"0,1", "1,0", "1,1"};
-  for (const auto mo : {relaxed, std::memory_order_acq_rel}) {
-    const auto store = mo == relaxed ? relaxed : release;
-    const auto load = mo == relaxed ? relaxed : acquire;
-    const Reached r = search(MemoryModel::c11, [&](std::string& out) {
-      S::atomic<int> x{0}, y{0};
-      int r1 = -1, r2 = -1;
-      {
-        S::thread a([&] {
-          x.store(1, store);
-          r1 = y.load(load);
-        });
-        S::thread b([&] {
-          y.store(1, store);
-          r2 = x.load(load);
-        });
-      }
-      out = pair(r1, r2);
-    });
-    EXPECT_EQ(r.outcomes, all);
-  }
-  EXPECT_EQ(search(MemoryModel::c11, [](std::string& out) { store_buffering(out, seq_cst, false); })
-                .outcomes,
-            sc);
-  EXPECT_EQ(search(MemoryModel::c11, [](std::string& out) { store_buffering(out, relaxed, true); })
-                .outcomes,
-            sc);
+  const auto sb = [](std::memory_order store, std::memory_order load, bool sc_fences) {
+    return search(MemoryModel::c11,
+                  [=](std::string& out) { store_buffering(out, store, load, sc_fences); })
+        .outcomes;
+  };
+  EXPECT_EQ(sb(relaxed, relaxed, false), all);
+  EXPECT_EQ(sb(release, acquire, false), all);
+  EXPECT_EQ(sb(seq_cst, seq_cst, false), sc);
+  EXPECT_EQ(sb(relaxed, relaxed, true), sc);
 }
 
 TEST(MemoryModel, TwoReadsOfOneThreadNeverGoBackInModificationOrder) {

@@ -333,11 +333,7 @@ class Engine {
   ReadFrom c11_load(const void* obj, std::uint64_t current, std::memory_order mo,
                     const source_location& loc) {
     const std::uint64_t n = memory_.choices(current_->id, obj, current, mo, loc);
-    const ReadFrom from = memory_.read(current_->id, n > 1 ? choose(n) : 0, mo);
-    memory_.note_op(current_->id, AtomicOp{"load", mo, loc.file_name(), loc.line()});
-    // A store it had not seen: a loop that reads it has not gone round on the same values.
-    if (from.unseen) current_->spin.size = 0;
-    return from;
+    return c11_read(n > 1 ? choose(n) : 0, mo, "load", loc);
   }
   /// A compare-exchange's read: the newest store when it holds `expected` and the CAS is to
   /// succeed (`*success`; nothing is applied: the write that follows reads it), else a store
@@ -349,11 +345,7 @@ class Engine {
     const std::uint64_t k = n > 1 ? choose(n) : 0;
     const ReadFrom from = memory_.candidate(k);
     *success = from.bits == expected;
-    if (*success) return from;
-    memory_.note_op(current_->id, AtomicOp{what, failure, loc.file_name(), loc.line()});
-    const ReadFrom read = memory_.read(current_->id, k, failure);
-    if (read.unseen) current_->spin.size = 0;
-    return read;
+    return *success ? from : c11_read(k, failure, what, loc);
   }
   /// A read of `obj`'s newest store (a spurious CAS failure, a wait's comparison).
   void c11_read_newest(const void* obj, std::uint64_t current, std::memory_order mo) {
@@ -369,6 +361,15 @@ class Engine {
   /// An atomic constructed inside the execution.
   void c11_created(const void* obj, std::uint64_t bits) {
     memory_.created(current_->id, obj, bits);
+  }
+  /// Reads candidate `k` of the memory model's last choices (operation `what` at `loc`).
+  ReadFrom c11_read(std::uint64_t k, std::memory_order mo, const char* what,
+                    const source_location& loc) {
+    memory_.note_op(current_->id, AtomicOp{what, mo, loc.file_name(), loc.line()});
+    const ReadFrom from = memory_.read(current_->id, k, mo);
+    // A store it had not seen: a loop that reads it has not gone round on the same values.
+    if (from.unseen) current_->spin.size = 0;
+    return from;
   }
   /// Sim::atomic_thread_fence: a seq_cst fence is a step (the fences' order is a choice).
   void thread_fence(std::memory_order mo, const source_location& loc);

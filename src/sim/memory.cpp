@@ -28,19 +28,10 @@ std::string ReadFrom::note() const {
 }
 
 void Memory::reset() {
-  for (ThreadState& t : threads_) {
-    t.now.clear();
-    t.fence_release.clear();
-    t.pending_acquire.clear();
-    t.reads.clear();
-    t.ops.clear();
-  }
-  location_index_.clear();
-  location_count_ = 0;
-  sync_index_.clear();
-  sync_count_ = 0;
-  cell_index_.clear();
-  cell_count_ = 0;
+  for (ThreadState& t : threads_) t.clear();
+  locations_.clear();
+  sync_.clear();
+  cells_.clear();
   sc_fences_.clear();
   chosen_ = nullptr;
 }
@@ -55,11 +46,8 @@ void Memory::thread_started(ThreadId child, const ThreadId* parent) {
   Clock start = parent != nullptr ? thread(*parent).now : Clock{};
   if (parent != nullptr) tick(*parent);
   ThreadState& c = thread(child);
+  c.clear();
   c.now = std::move(start);
-  c.fence_release.clear();
-  c.pending_acquire.clear();
-  c.reads.clear();
-  c.ops.clear();
   c.now.set(child, 1);
 }
 
@@ -70,42 +58,35 @@ void Memory::joined(ThreadId joiner, ThreadId joined) {
 
 void Memory::release(ThreadId t, const void* obj) {
   bool fresh = false;
-  std::uint32_t& i = sync_index_.get(obj, &fresh);
-  if (fresh) {
-    i = static_cast<std::uint32_t>(sync_count_++);
-    if (sync_.size() <= i) sync_.resize(i + 1);
-    sync_[i].clear();
-  }
-  sync_[i].join(thread(t).now);
+  Clock& carried = sync_.get(obj, &fresh);
+  if (fresh) carried.clear();
+  carried.join(thread(t).now);
   tick(t);
 }
 
 void Memory::acquire(ThreadId t, const void* obj) {
-  if (const std::uint32_t* i = sync_index_.find(obj)) thread(t).now.join(sync_[*i]);
+  if (const Clock* carried = sync_.find(obj)) thread(t).now.join(*carried);
+}
+
+void Memory::restart(Location& loc, Store first) {
+  loc.stores.clear();
+  loc.seen.clear();
+  loc.last_sc = -1;
+  loc.stores.push_back(std::move(first));
 }
 
 Memory::Location& Memory::location(const void* obj, std::uint64_t current) {
   bool fresh = false;
-  std::uint32_t& i = location_index_.get(obj, &fresh);
-  if (fresh) {
-    i = static_cast<std::uint32_t>(location_count_++);
-    if (locations_.size() <= i) locations_.resize(i + 1);
-    Location& l = locations_[i];
-    l.stores.clear();
-    l.seen.clear();
-    l.last_sc = -1;
-    // Made before the execution: its value happens before every thread's first step.
-    l.stores.push_back(Store{current, 0, 0, 0, {}});
-  }
-  return locations_[i];
+  Location& l = locations_.get(obj, &fresh);
+  // Made before the execution: its value happens before every thread's first step.
+  if (fresh) restart(l, Store{current, 0, 0, 0, {}});
+  return l;
 }
 
 void Memory::created(ThreadId t, const void* obj, std::uint64_t bits) {
-  Location& l = location(obj, bits);
-  l.stores.clear();
-  l.seen.clear();
-  l.last_sc = -1;
-  l.stores.push_back(Store{bits, t, epoch(t), 0, {}});
+  bool fresh = false;
+  Location& l = locations_.get(obj, &fresh);
+  restart(l, Store{bits, t, epoch(t), 0, {}});
   see(l, t, 0);
 }
 
@@ -240,21 +221,14 @@ void Memory::fence(ThreadId t, std::memory_order mo) {
 
 Memory::Cell& Memory::cell(const void* obj) {
   bool fresh = false;
-  std::uint32_t& i = cell_index_.get(obj, &fresh);
-  if (fresh) {
-    // Made before the execution (or just now): nothing has accessed it yet.
-    i = static_cast<std::uint32_t>(cell_count_++);
-    if (cells_.size() <= i) cells_.resize(i + 1);
-    cells_[i].written = false;
-    cells_[i].reads.clear();
-  }
-  return cells_[i];
+  Cell& c = cells_.get(obj, &fresh);
+  if (fresh) c.clear();  // made before the execution: nothing has accessed it yet
+  return c;
 }
 
 void Memory::cell_created(const void* obj) {
-  Cell& c = cell(obj);
-  c.written = false;
-  c.reads.clear();
+  bool fresh = false;
+  cells_.get(obj, &fresh).clear();
 }
 
 const CellAccess* Memory::cell_access(ThreadId t, const void* obj, bool write,

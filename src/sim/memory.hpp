@@ -60,6 +60,38 @@ class Clock {
   std::vector<std::uint32_t> c_;
 };
 
+/// Per-object records of one execution: an AddressMap from the object to its slot, and the
+/// slots, whose storage later executions reuse. A slot handed out anew holds what an earlier
+/// execution left there: its owner resets it.
+template <class V>
+class Slots {
+ public:
+  /// The slot of `obj`; `*fresh` says whether it was handed out just now.
+  V& get(const void* obj, bool* fresh) {
+    std::uint32_t& i = index_.get(obj, fresh);
+    if (*fresh) {
+      i = count_++;
+      if (slots_.size() <= i) slots_.resize(i + 1);
+    }
+    return slots_[i];
+  }
+  /// The slot of `obj`, or null.
+  const V* find(const void* obj) const {
+    const std::uint32_t* i = index_.find(obj);
+    return i != nullptr ? &slots_[*i] : nullptr;
+  }
+  /// Forgets every object (the next execution).
+  void clear() {
+    index_.clear();
+    count_ = 0;
+  }
+
+ private:
+  AddressMap<std::uint32_t> index_;
+  std::vector<V> slots_;
+  std::uint32_t count_ = 0;
+};
+
 /// What a load read: the store's bits, and where that store stands.
 struct ReadFrom {
   std::uint64_t bits = 0;
@@ -180,11 +212,24 @@ class Memory {
     };
     std::vector<Read> reads;
     std::vector<AtomicOp> ops;
+    /// As at the start of an execution.
+    void clear() {
+      now.clear();
+      fence_release.clear();
+      pending_acquire.clear();
+      reads.clear();
+      ops.clear();
+    }
   };
   struct Cell {
     CellAccess write{};
     bool written = false;
     std::vector<CellAccess> reads;  // since the last write, one per thread
+    /// No access yet.
+    void clear() {
+      written = false;
+      reads.clear();
+    }
   };
 
   ThreadState& thread(ThreadId t);
@@ -192,6 +237,8 @@ class Memory {
   /// Starts a new epoch of `t`: what it does from now on is not covered by what it released.
   void tick(ThreadId t) { thread(t).now.set(t, thread(t).now.at(t) + 1); }
   Location& location(const void* obj, std::uint64_t current);
+  /// Starts `loc`'s history again with the one store `first`.
+  static void restart(Location& loc, Store first);
   /// The cell at `obj`, with no access yet when first seen in this execution.
   Cell& cell(const void* obj);
   /// The oldest index a load of `loc` by `t` may read.
@@ -206,15 +253,9 @@ class Memory {
   }
 
   std::vector<ThreadState> threads_;
-  AddressMap<std::uint32_t> location_index_;
-  std::vector<Location> locations_;
-  std::size_t location_count_ = 0;
-  AddressMap<std::uint32_t> sync_index_;
-  std::vector<Clock> sync_;
-  std::size_t sync_count_ = 0;
-  AddressMap<std::uint32_t> cell_index_;
-  std::vector<Cell> cells_;
-  std::size_t cell_count_ = 0;
+  Slots<Location> locations_;
+  Slots<Clock> sync_;  // what the releases of each synchronizing object carry
+  Slots<Cell> cells_;
   Clock sc_fences_;
   // The last choices() call: its location and candidate indices (newest first).
   Location* chosen_ = nullptr;
