@@ -111,6 +111,11 @@ Execution LoggingStrategy::begin_execution(Execution started) {
 }
 
 void LoggingStrategy::add(const LoggedAnswer& answer) {
+  if (log_.count == log_.capacity && log_.growing != nullptr) {
+    log_.growing->resize(std::max<std::size_t>(1024, 2 * log_.growing->size()));
+    log_.entries = log_.growing->data();
+    log_.capacity = log_.growing->size();
+  }
   if (log_.count < log_.capacity) log_.entries[log_.count] = answer;
   ++log_.count;
 }

@@ -71,13 +71,16 @@ struct LoggedAnswer {
   bool preempts = false;  ///< it preempted the thread that had just run
 };
 
-/// A fixed array of answers; it may live in memory shared with a parent process, so that the
-/// answers of an execution that crashed its process survive it. `count` keeps counting past
-/// `capacity` (the answers beyond it are lost: `complete()` says whether any were).
+/// An array of answers. With `growing` set (a log of this process), the array is that vector's
+/// and grows as answers come. Without it the array is fixed and may live in memory shared with a
+/// parent process, so that the answers of an execution that crashed its process survive it;
+/// `count` then keeps counting past `capacity` (the answers beyond it are lost: `complete()`
+/// says whether any were).
 struct AnswerLog {
   LoggedAnswer* entries = nullptr;
   std::uint64_t capacity = 0;
   std::uint64_t count = 0;
+  std::vector<LoggedAnswer>* growing = nullptr;
 
   bool complete() const { return count <= capacity; }
   /// The answers as a schedule's choices.

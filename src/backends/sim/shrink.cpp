@@ -46,10 +46,12 @@ struct Run {
 class InProcessRunner final : public TrialRunner {
  public:
   explicit InProcessRunner(ExecutionWatch& watch) : watch_(watch) {
-    // The most answers an execution can give: one per step, up to the largest step bound.
+    // A step may ask several questions (a thread, a fault, the store a load reads): the log
+    // grows to whatever an execution answers.
     entries_.resize(1 << 16);
     log_.entries = entries_.data();
     log_.capacity = entries_.size();
+    log_.growing = &entries_;
   }
 
   AnswerLog& log() override { return log_; }

@@ -26,7 +26,8 @@ using scenarios::Cell;
 using scenarios::ExecutionVerdict;
 using scenarios::Trial;
 
-/// The most answers a trial's log keeps: one per step of the largest step bound.
+/// The most answers a trial's log keeps (shared with the child, so fixed): several per step of
+/// the default step bound. A trial that answers more is not taken (AnswerLog::complete()).
 constexpr std::uint64_t kLogCapacity = 1 << 20;
 
 /// What a child shares with its parent: the answer log and the step reached.
