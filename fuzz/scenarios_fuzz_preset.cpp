@@ -28,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     scenarios::preset_summary(doc, file);
     const scenarios::Preset preset = scenarios::parse_preset(doc, file);
     try {
-      describe(make_strategy_spec(preset.strategy, preset.strategy_params));
+      describe(make_strategy_spec(preset.schedule.strategy, preset.schedule.strategy_params));
     } catch (const StrategyError&) {
     }
     scenarios::Params::resolve(scenarios::sim_param_specs(preset.family), preset.parameters, {},

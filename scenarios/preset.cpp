@@ -89,6 +89,32 @@ ModelChecking model_checking_of(const nlohmann::json& doc, const std::filesystem
   return out;
 }
 
+/// The schedule block `doc[key]`; each field it leaves out keeps PresetSchedule's default.
+PresetSchedule schedule_of(const nlohmann::json& doc, const char* key,
+                           const std::filesystem::path& file) {
+  const auto& s = doc[key];
+  const std::string where = key;
+  if (!s.is_object()) bad(file, concat("\"", where, "\" must be an object"));
+  PresetSchedule out;
+  if (s.contains("strategy")) out.strategy = string_field(s, "strategy", file);
+  if (s.contains("params")) {
+    if (!s["params"].is_object()) bad(file, concat("\"", where, ".params\" must be an object"));
+    for (const auto& [k, v] : s["params"].items()) {
+      out.strategy_params[k] = v.is_string() ? v.get<std::string>() : v.dump();
+    }
+  }
+  if (s.contains("seed")) out.seed = whole_field(s, key, "seed", 0, file);
+  if (s.contains("executions")) out.executions = whole_field(s, key, "executions", 1, file);
+  if (s.contains("time_budget")) {
+    out.time_budget_seconds = seconds_field(s, key, "time_budget", file);
+  }
+  if (s.contains("soak")) {
+    if (!s["soak"].is_boolean()) bad(file, concat("\"", where, ".soak\" must be true or false"));
+    out.soak = s["soak"].get<bool>();
+  }
+  return out;
+}
+
 }  // namespace
 
 Preset parse_preset(const nlohmann::json& doc, const std::filesystem::path& file) {
@@ -118,25 +144,16 @@ Preset parse_preset(const nlohmann::json& doc, const std::filesystem::path& file
     if (!doc["parameters"].is_object()) bad(file, "\"parameters\" must be an object");
     p.parameters = doc["parameters"];
   }
-  if (doc.contains("schedule")) {
-    const auto& s = doc["schedule"];
-    if (!s.is_object()) bad(file, "\"schedule\" must be an object");
-    if (s.contains("strategy")) p.strategy = string_field(s, "strategy", file);
-    if (s.contains("params")) {
-      if (!s["params"].is_object()) bad(file, "\"schedule.params\" must be an object");
-      for (const auto& [k, v] : s["params"].items()) {
-        p.strategy_params[k] = v.is_string() ? v.get<std::string>() : v.dump();
-      }
+  if (doc.contains("schedule")) p.schedule = schedule_of(doc, "schedule", file);
+  if (doc.contains("cross_check")) p.cross_check = schedule_of(doc, "cross_check", file);
+  if (doc.contains("memory")) {
+    const std::string memory = string_field(doc, "memory", file);
+    if (memory != "sc" && memory != "c11") {
+      bad(file, "\"memory\" '" + printable(memory) +
+                    "' must be sc (every operation sequentially consistent) or c11 (the C++ "
+                    "memory model)");
     }
-    if (s.contains("seed")) p.seed = whole_field(s, "schedule", "seed", 0, file);
-    if (s.contains("executions")) p.executions = whole_field(s, "schedule", "executions", 1, file);
-    if (s.contains("time_budget")) {
-      p.time_budget_seconds = seconds_field(s, "schedule", "time_budget", file);
-    }
-    if (s.contains("soak")) {
-      if (!s["soak"].is_boolean()) bad(file, "\"schedule.soak\" must be true or false");
-      p.soak = s["soak"].get<bool>();
-    }
+    p.memory = memory == "c11" ? MemoryModel::c11 : MemoryModel::sc;
   }
   if (doc.contains("model_checking")) p.model_checking = model_checking_of(doc, file);
   return p;
@@ -150,8 +167,15 @@ ModelCheckingRun at_model_checking_size(const Preset& preset,
     // As --set spells it: a string as it is, a number or a boolean as JSON writes it.
     out.overrides.try_emplace(key, value.is_string() ? value.get<std::string>() : value.dump());
   }
-  out.preset.executions = preset.model_checking->executions;
-  out.preset.time_budget_seconds = preset.model_checking->time_budget_seconds;
+  out.preset.schedule.executions = preset.model_checking->executions;
+  out.preset.schedule.time_budget_seconds = preset.model_checking->time_budget_seconds;
+  return out;
+}
+
+Preset cross_checked(const Preset& preset) {
+  Preset out = preset;
+  out.schedule = preset.cross_check.value();
+  out.cross_check.reset();
   return out;
 }
 

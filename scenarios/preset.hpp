@@ -9,6 +9,11 @@
 //     "parameters": { "readers": 3 },    // the family's and the runtime's, see `list scenarios`
 //     "schedule": { "strategy": "random", "params": { }, "seed": 1,
 //                   "executions": 500, "time_budget": 20 },
+//     "memory": "c11",                   // optional: sim schedules that name no memory model
+//                                        // run under this one (sc unless given)
+//     "cross_check": { "strategy": "relacy-random", ... },  // optional: `run --all` runs the
+//                                        // preset under this schedule too (the shape of
+//                                        // "schedule")
 //     "model_checking": { "parameters": { "readers": 2 },   // optional: under `exhaustive`
 //                         "executions": 10000000, "time_budget": 600 }
 //   }
@@ -23,6 +28,7 @@
 
 #include "primitives/catalog.hpp"
 #include "scenarios/family.hpp"
+#include "schedules/sim_strategy_spec.hpp"
 
 namespace syncstress::scenarios {
 
@@ -35,12 +41,8 @@ struct ModelChecking {
   double time_budget_seconds = 0;
 };
 
-struct Preset {
-  std::string name;
-  std::string description;
-  Family family = Family::safety;
-  Kind kind = Kind::mutex;
-  nlohmann::json parameters = nlohmann::json::object();
+/// A schedule with its budgets, as a preset names it ("schedule", "cross_check").
+struct PresetSchedule {
   std::string strategy = "random";
   std::map<std::string, std::string, std::less<>> strategy_params;
   std::uint64_t seed = 1;
@@ -49,9 +51,27 @@ struct Preset {
   double time_budget_seconds = 30;
   /// The time budget is the plan (a soak test): a cell it ends with nothing broken passes.
   bool soak = false;
+};
+
+struct Preset {
+  std::string name;
+  std::string description;
+  Family family = Family::safety;
+  Kind kind = Kind::mutex;
+  nlohmann::json parameters = nlohmann::json::object();
+  /// What the preset runs under without --schedule.
+  PresetSchedule schedule;
+  /// The memory model of a sim schedule that names none (with_memory_default).
+  MemoryModel memory = MemoryModel::sc;
+  /// A second schedule `run --all` runs every cell of the preset under, when no --schedule is
+  /// given: the memory-model presets' Relacy run beside their sim one.
+  std::optional<PresetSchedule> cross_check;
   std::optional<ModelChecking> model_checking;
   std::filesystem::path file;
 };
+
+/// `preset` under its cross_check schedule (which it must have), with no cross_check of its own.
+Preset cross_checked(const Preset& preset);
 
 /// A cell's preset and --set values as a model-checking session runs them: the preset with its
 /// model_checking budgets, and its model_checking parameters as --set values beneath `set` (so a

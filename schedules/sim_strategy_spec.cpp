@@ -93,8 +93,9 @@ std::string ExhaustiveParams::describe() const {
 
 std::string SimStrategySpec::describe() const {
   std::string out = std::visit([](const auto& p) { return p.describe(); }, as);
-  if (memory == MemoryModel::c11) {
-    out += out.find(':') == std::string::npos ? ":memory=c11" : ",memory=c11";
+  if (memory) {
+    out += out.find(':') == std::string::npos ? ":memory=" : ",memory=";
+    out += *memory == MemoryModel::c11 ? "c11" : "sc";
   }
   return out;
 }

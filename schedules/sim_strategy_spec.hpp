@@ -53,7 +53,12 @@ enum class MemoryModel : std::uint8_t { sc, c11 };
 /// One sim strategy with its checked parameters.
 struct SimStrategySpec {
   std::variant<PortfolioParams, RandomParams, PctParams, RoundRobinParams, ExhaustiveParams> as;
-  MemoryModel memory = MemoryModel::sc;
+  /// memory= as given; unset: the scenario's (a preset's "memory", see with_memory_default),
+  /// else sc.
+  std::optional<MemoryModel> memory{};
+
+  /// The memory model its executions run under.
+  MemoryModel memory_model() const { return memory.value_or(MemoryModel::sc); }
 
   /// A fresh strategy seeded with `seed` (ignored by the deterministic ones). For a shard of
   /// `executions` planned executions: an exhaustive search takes its prefixes; any other
@@ -71,7 +76,7 @@ struct SimStrategySpec {
   /// execution number, all of them (a cap) for an exhaustive search.
   std::uint64_t shard_executions(Shard shard, std::uint64_t executions) const;
   /// How a report's schedule column and a schedule string spell it: the alternative's
-  /// describe(), then ",memory=c11" (":memory=c11" after a bare name) under the C++ model.
+  /// describe(), then ",memory=<model>" (":memory=<model>" after a bare name) when one is set.
   std::string describe() const;
   /// portfolio, random and pct draw their executions from the seed.
   bool takes_seed() const;

@@ -10,9 +10,9 @@ constexpr std::string_view kFaultsSummary =
     "on: every execution explores spurious wake-ups and weak-CAS failures where the cell allows "
     "them";
 constexpr StrategyParamInfo kMemory{
-    "memory", "sc",
+    "memory", "the preset's, else sc",
     "c11: the C++ memory model (a load may read an older store; data races on cells found); sc: "
-    "every operation sequentially consistent"};
+    "every operation sequentially consistent. The *-memory-model presets default to c11"};
 constexpr std::array<StrategyParamInfo, 2> kRandomParams{{
     {"faults", "off", kFaultsSummary},
     kMemory,
@@ -106,11 +106,11 @@ std::span<const StrategyInfo> strategy_catalog() { return kCatalog; }
 SimStrategySpec parse_sim_strategy(std::string_view name, const StrategyParams& given) {
   // memory= is every sim strategy's; the others are checked against the strategy's own.
   StrategyParams params = given;
-  MemoryModel memory = MemoryModel::sc;
+  std::optional<MemoryModel> memory;
   if (const auto it = params.find("memory"); it != params.end()) {
-    if (it->second == "c11") {
-      memory = MemoryModel::c11;
-    } else if (it->second != "sc") {
+    if (it->second == "c11" || it->second == "sc") {
+      memory = it->second == "c11" ? MemoryModel::c11 : MemoryModel::sc;
+    } else {
       throw StrategyError(std::string(name) + ": parameter memory='" + it->second +
                           "' must be sc (every operation sequentially consistent) or c11 (the C++ "
                           "memory model)");
@@ -216,7 +216,7 @@ bool describes_faults(std::string_view description) {
 MemoryModel described_memory(std::string_view description) {
   try {
     const auto [name, params] = parse_strategy_description(description);
-    return parse_sim_strategy(name, params).memory;
+    return parse_sim_strategy(name, params).memory_model();
   } catch (const StrategyError&) {
     return MemoryModel::sc;
   }

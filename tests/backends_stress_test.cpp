@@ -143,7 +143,8 @@ CellResult stress(const std::string& scenario, std::string_view name,
   const Preset p = preset(scenario);
   const Cell cell = make_cell(p, primitive(name), {});
   const StrategySpec spec = parse_strategy_spec(strategy);
-  CellPlan plan{p.seed, executions != 0 ? executions : p.executions, p.time_budget_seconds, true};
+  CellPlan plan{p.schedule.seed, executions != 0 ? executions : p.schedule.executions,
+                p.schedule.time_budget_seconds, true};
   return supervise::backend_for(spec).run(cell, spec, plan);
 }
 
@@ -217,7 +218,7 @@ TEST(SuperviseStress, EveryControlPassesEveryPresetOfItsKind) {
       }
       const Cell cell = make_cell(p, info, {});
       const StrategySpec spec = parse_strategy_spec("stress:threads=4,scale=2");
-      const CellPlan plan{p.seed, 20, p.time_budget_seconds, true};
+      const CellPlan plan{p.schedule.seed, 20, p.schedule.time_budget_seconds, true};
       const auto r = supervise::stress_backend().run(cell, spec, plan);
       EXPECT_TRUE(r.verdict == Verdict::pass || r.verdict == Verdict::measured)
           << info.name << " x " << p.name << ": " << to_string(r.verdict) << " "

@@ -1,5 +1,6 @@
-// End to end on Relacy, as a user runs it: the *-memory-model presets (strategy relacy-*) run
-// in the syncstress-relacy executable and come back as ordinary cells of the report; a failing
+// End to end on Relacy, as a user runs it: the *-memory-model presets under a relacy-* schedule
+// (their cross check, which `run --all` runs beside their sim one) run in the syncstress-relacy
+// executable and come back as ordinary cells of the report; a failing
 // cell carries a Relacy schedule string (rl1....) that `replay` re-runs with its history; bad
 // Relacy strategy parameters exit 2 before anything runs. --executions and --time-budget bound
 // every Relacy search, and any preset runs under any schedule or says which it runs under.
@@ -29,9 +30,10 @@ const json* find_cell(const json& report, const std::string& primitive) {
 
 TEST(CliRelacy, CorrectMutexesPassAndEveryCellSaysItRanOnRelacy) {
   TempDir dir;
-  const auto r = testing::run_cli({"run", "--scenario", "mutex-memory-model", "--executions", "300",
-                                   "--quiet", "--out", "mm.json"},
-                                  dir.path());
+  const auto r =
+      testing::run_cli({"run", "--scenario", "mutex-memory-model", "--schedule", "relacy-random",
+                        "--executions", "300", "--quiet", "--out", "mm.json"},
+                       dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const json report = json::parse(testing::read_file(dir.path() / "mm.json"));
   ASSERT_FALSE(report["cells"].empty());
@@ -50,9 +52,10 @@ TEST(CliRelacy, CorrectMutexesPassAndEveryCellSaysItRanOnRelacy) {
 
 TEST(CliRelacy, RelaxedUnlockSharedOfSharedMutexPart8IsADataRaceWithAScheduleThatReplays) {
   TempDir dir;
-  auto r = testing::run_cli({"run", "--scenario", "shared-mutex-memory-model", "--primitive",
-                             "shared_mutex_part8", "--quiet", "--out", "sm.json"},
-                            dir.path());
+  auto r = testing::run_cli(
+      {"run", "--scenario", "shared-mutex-memory-model", "--primitive", "shared_mutex_part8",
+       "--schedule", "relacy-random", "--quiet", "--out", "sm.json"},
+      dir.path());
   ASSERT_EQ(r.exit_code, 1) << r.out << r.err;
   const json report = json::parse(testing::read_file(dir.path() / "sm.json"));
   ASSERT_EQ(report["cells"].size(), 1u);
@@ -130,14 +133,16 @@ TEST(CliRelacy, ExecutionsAreHonouredExactlyByEveryRelacySearch) {
     EXPECT_EQ(cell["planned_executions"], 300u) << schedule;
     EXPECT_EQ(cell["stopped_by"], "executions") << schedule;
   }
-  // The preset starts at iteration 1000; part 8's data race is at 1001, one iteration too far.
-  json cell = run_one_cell(dir, {"run", "--scenario", "shared-mutex-memory-model", "--primitive",
-                                 "shared_mutex_part8", "--executions", "1"});
+  // A relacy-* schedule runs with the preset's cross check's seed and budgets: iteration 1000
+  // on; part 8's data race is at 1001, one iteration too far.
+  json cell =
+      run_one_cell(dir, {"run", "--scenario", "shared-mutex-memory-model", "--primitive",
+                         "shared_mutex_part8", "--schedule", "relacy-random", "--executions", "1"});
   EXPECT_EQ(cell["executions"], 1u) << cell.dump();
   EXPECT_EQ(cell["stopped_by"], "executions");
   cell = run_one_cell(dir,
                       {"run", "--scenario", "shared-mutex-memory-model", "--primitive",
-                       "shared_mutex_part8", "--executions", "2"},
+                       "shared_mutex_part8", "--schedule", "relacy-random", "--executions", "2"},
                       1);
   EXPECT_EQ(cell["executions"], 2u) << cell.dump();
   EXPECT_EQ(cell["stopped_by"], "violation");
@@ -204,7 +209,8 @@ TEST(CliRelacy, BadRelacyInputExitsTwoAndWritesNothing) {
        "x.json"},
       {"run", "--scenario", "mutex-memory-model", "--schedule", "relacy-random:d=3", "--out",
        "x.json"},
-      {"run", "--scenario", "mutex-memory-model", "--set", "actors=9", "--out", "x.json"},
+      {"run", "--scenario", "mutex-memory-model", "--schedule", "relacy-random", "--set",
+       "actors=9", "--out", "x.json"},
       {"replay", "--schedule", "rl1.random.x", "--scenario", "mutex-memory-model", "--primitive",
        "ticket_mutex"},
   };
@@ -239,10 +245,11 @@ TEST(CliRelacy, ReplayOfAScheduleNoRelacyRunCouldPrintIsAUsageError) {
 
 TEST(CliRelacy, ASeedThatWouldRunPastRelacysLastIterationIsAUsageError) {
   TempDir dir;
-  const auto r = testing::run_cli(
-      {"run", "--scenario", "shared-mutex-memory-model", "--primitive", "shared_mutex_part9",
-       "--seed", "18446744073709551517", "--executions", "100", "--out", "x.json"},
-      dir.path());
+  const auto r =
+      testing::run_cli({"run", "--scenario", "shared-mutex-memory-model", "--primitive",
+                        "shared_mutex_part9", "--schedule", "relacy-random", "--seed",
+                        "18446744073709551517", "--executions", "100", "--out", "x.json"},
+                       dir.path());
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("give a --seed of at most 18446744073709551516"), std::string::npos)
       << r.err;

@@ -12,6 +12,7 @@
 #include "run/matrix.hpp"
 #include "run/replay.hpp"
 #include "scenarios/preset_files.hpp"
+#include "schedules/schedule_codec.hpp"
 #include "util/usage_error.hpp"
 
 namespace syncstress::supervise {
@@ -166,12 +167,79 @@ TEST(SuperviseMatrix, WithSeveralPresetsANamedPrimitiveRunsWhereItFits) {
 
 TEST(SuperviseMatrix, PresetsScheduleIsParsedOnceAndAPresetWithABadOneIsAUsageError) {
   RunConfig config = one_cell("mutex-safety", "ticket_mutex");
-  config.presets.front().strategy = "randon";
+  config.presets.front().schedule.strategy = "randon";
   EXPECT_THROW(run_matrix(config), UsageError);
   config.strategy = parse_strategy_spec("round-robin");  // --schedule wins over the preset's
   const auto outcome = run_matrix(config);
   ASSERT_EQ(outcome.cells.size(), 1u);
   EXPECT_EQ(outcome.cells.front().schedule, "round-robin");
+}
+
+TEST(SuperviseMatrix, APresetsMemoryModelIsEverySimSchedulesUnlessItNamesOne) {
+  RunConfig config = one_cell("shared-mutex-memory-model", "shared_mutex_part9");
+  ASSERT_EQ(config.presets.front().memory, MemoryModel::c11);
+  config.strategy = parse_strategy_spec("exhaustive");
+  const CellResult weak = only_cell(run_matrix(config));
+  EXPECT_EQ(weak.schedule, "exhaustive:memory=c11");
+  EXPECT_TRUE(weak.metrics.at("search_complete").get<bool>());
+  // Named, sc wins, and the schedule column says so: fewer executions (no reads-from choices).
+  config.strategy = parse_strategy_spec("exhaustive:memory=sc");
+  const CellResult sc = only_cell(run_matrix(config));
+  EXPECT_EQ(sc.schedule, "exhaustive:memory=sc");
+  EXPECT_TRUE(sc.metrics.at("search_complete").get<bool>());
+  EXPECT_LT(sc.executions, weak.executions);
+  // Part 8's relaxed reader exit: the search's first execution races on the checked cell, shrunk,
+  // before the lost wake-up sequential consistency finds.
+  RunConfig part8 = one_cell("shared-mutex-memory-model", "shared_mutex_part8");
+  part8.strategy = parse_strategy_spec("exhaustive");
+  const CellResult raced = only_cell(run_matrix(part8));
+  ASSERT_EQ(raced.verdict, Verdict::fail);
+  ASSERT_EQ(raced.violations.size(), 1u);
+  EXPECT_EQ(raced.violations.front().property, "data_race");
+  EXPECT_NE(raced.violations.front().message.find("shared_mutex_part8.hpp"), std::string::npos)
+      << raced.violations.front().message;
+  // A preset with no "memory" leaves a schedule as it is.
+  RunConfig plain = one_cell("shared-mutex-safety", "shared_mutex_part9");
+  plain.strategy = parse_strategy_spec("random");
+  plain.executions = 3;
+  EXPECT_EQ(only_cell(run_matrix(plain)).schedule, "random");
+}
+
+TEST(SuperviseMatrix, AnExecutionOfMoreAnswersThanStepsShrinksWithoutBlamingTheTool) {
+  // Nine actors under the C++ model and faults: an execution reaches the step bound having
+  // answered more questions than it took steps (a store to read, a spurious wake-up). Shrinking
+  // re-runs it from a log of every answer, however many.
+  RunConfig config = one_cell("mutex-memory-model", "ticket_mutex");
+  config.overrides["actors"] = "9";
+  config.shrink_seconds = 0.2;
+  const CellResult cell = only_cell(run_matrix(config));
+  ASSERT_EQ(cell.verdict, Verdict::fail) << cell.error;
+  ASSERT_EQ(cell.violations.size(), 1u);
+  const Violation& v = cell.violations.front();
+  EXPECT_EQ(v.property, "step_bound");
+  const std::string& found = v.original_schedule.empty() ? v.schedule : v.original_schedule;
+  EXPECT_GT(decode(found).choices.size(), std::size_t{1} << 16);
+}
+
+TEST(SuperviseMatrix, AllRunsEachPresetsCrossCheckAsCellsOfTheirOwnAfterThePresetsOwn) {
+  RunConfig config = one_cell("mutex-memory-model", "ticket_mutex");
+  scenarios::Preset& preset = config.presets.front();
+  ASSERT_TRUE(preset.cross_check.has_value());
+  // In process, with a sim schedule in the Relacy run's place (the CLI tests run Relacy's).
+  preset.cross_check->strategy = "random";
+  preset.cross_check->executions = 7;
+  preset.schedule.executions = 5;
+  EXPECT_EQ(run_matrix(config).cells.size(), 1u);  // only --all asks for it
+  config.cross_checks = true;
+  const RunOutcome both = run_matrix(config);
+  ASSERT_EQ(both.cells.size(), 2u);
+  EXPECT_EQ(both.cells[0].schedule, "portfolio:memory=c11");
+  EXPECT_EQ(both.cells[0].executions, 5u);
+  EXPECT_EQ(both.cells[1].schedule, "random:memory=c11");
+  EXPECT_EQ(both.cells[1].executions, 7u);
+  // --schedule names the one schedule every cell runs under.
+  config.strategy = parse_strategy_spec("round-robin");
+  EXPECT_EQ(only_cell(run_matrix(config)).schedule, "round-robin:memory=c11");
 }
 
 /// `preset` with a model-checking size of `parameters`.
@@ -200,7 +268,7 @@ TEST(SuperviseMatrix, AnExhaustiveSearchRunsThePresetAtItsModelCheckingSizeBenea
   config.strategy = parse_strategy_spec("random");
   const CellResult sampled = only_cell(run_matrix(config));
   EXPECT_EQ(sampled.parameters.at("actors"), "3");
-  EXPECT_EQ(sampled.planned_executions, config.presets.front().executions);
+  EXPECT_EQ(sampled.planned_executions, config.presets.front().schedule.executions);
 }
 
 TEST(SuperviseMatrix, AViolationAtTheModelCheckingSizeNamesItAndReplaysFromItsOwnOverrides) {

@@ -365,12 +365,16 @@ TEST(StrategyFactory, BuildsEveryCataloguedStrategyByName) {
   EXPECT_EQ(first_named("portfolio"), "random");  // its first member
   EXPECT_EQ(first_named("exhaustive", {{"preemptions", "3"}}), "exhaustive:preemptions=3");
   // The memory model is the spec's, printed after the strategy's own parameters.
-  const auto spec = [](std::string_view name, const StrategyParams& params) {
+  const auto spec = [](std::string_view name, const StrategyParams& params = {}) {
     return parse_sim_strategy(name, params);
   };
   EXPECT_EQ(spec("exhaustive", {{"memory", "c11"}}).describe(), "exhaustive:memory=c11");
   EXPECT_EQ(spec("pct", {{"d", "2"}, {"memory", "c11"}}).describe(), "pct:d=2,k=100000,memory=c11");
-  EXPECT_EQ(spec("random", {{"memory", "sc"}}).describe(), "random");
+  // Named, sc is printed: it overrides a preset whose default is c11, and a resumed run must
+  // read it back.
+  EXPECT_EQ(spec("random", {{"memory", "sc"}}).describe(), "random:memory=sc");
+  EXPECT_EQ(spec("random").describe(), "random");
+  EXPECT_FALSE(spec("random").memory.has_value());
   EXPECT_EQ(described_memory("exhaustive:preemptions=1,memory=c11"), MemoryModel::c11);
   EXPECT_EQ(described_memory("exhaustive:preemptions=1"), MemoryModel::sc);
 }

@@ -276,9 +276,13 @@ class RunCommand final : public Command {
 
   /// Refuses --jobs for a run whose schedule does not split into shards.
   void check_jobs_split(const RunConfig& config) const {
+    std::vector<scenarios::Preset> runs = config.presets;
     for (const auto& preset : config.presets) {
-      const StrategySpec strategy =
-          config.strategy ? *config.strategy : supervise::strategy_of(preset);
+      if (config.cross_checks && preset.cross_check)
+        runs.push_back(scenarios::cross_checked(preset));
+    }
+    for (const auto& preset : runs) {
+      const StrategySpec strategy = supervise::strategy_for(preset, config.strategy);
       if (splitting_of(strategy) == Splitting::none) {
         throw UsageError(concat("--jobs ", jobs_, ": ", describe(strategy), " (scenario '",
                                 preset.name,
@@ -388,8 +392,9 @@ class RunCommand final : public Command {
     return earlier;
   }
 
-  static std::pair<std::string, std::string> key_of(const nlohmann::json& cell) {
-    return {cell.at("primitive").get<std::string>(), cell.at("scenario").get<std::string>()};
+  static supervise::CellName key_of(const nlohmann::json& cell) {
+    return {cell.at("primitive").get<std::string>(), cell.at("scenario").get<std::string>(),
+            cell.at("schedule").get<std::string>()};
   }
 
   /// A cell's position, typed: the shape sim_cell and the Relacy backend write. The supervisor
@@ -437,11 +442,11 @@ class RunCommand final : public Command {
   /// What each earlier cell asks of the continuation: go on from its position, nothing (it
   /// finished), or not listed (stopped with no position: it runs again from its start). The
   /// cells are read through the codec (report::read_cells).
-  std::map<std::pair<std::string, std::string>, std::optional<scenarios::ResumePoint>> positions_of(
+  std::map<supervise::CellName, std::optional<scenarios::ResumePoint>> positions_of(
       const nlohmann::json& earlier) const {
-    std::map<std::pair<std::string, std::string>, std::optional<scenarios::ResumePoint>> out;
+    std::map<supervise::CellName, std::optional<scenarios::ResumePoint>> out;
     for (const CellResult& cell : report::read_cells(earlier, resume_)) {
-      const std::pair<std::string, std::string> key{cell.primitive, cell.scenario};
+      const supervise::CellName key{cell.primitive, cell.scenario, cell.schedule};
       const bool cut_short =
           cell.stopped_by == StopReason::time_budget || cell.stopped_by == StopReason::interrupted;
       if (!cell.position.is_null()) {
@@ -464,7 +469,7 @@ class RunCommand final : public Command {
   /// position joined with its continuation, each finished one as it was, each that ran again
   /// replaced, then cells the earlier run never reached.
   void continue_report(const nlohmann::json& earlier, nlohmann::json& report) const {
-    std::map<std::pair<std::string, std::string>, nlohmann::json> fresh;
+    std::map<supervise::CellName, nlohmann::json> fresh;
     for (const auto& cell : report.at("cells")) fresh[key_of(cell)] = cell;
     nlohmann::json cells = nlohmann::json::array();
     for (const auto& cell : earlier.at("cells")) {
@@ -541,6 +546,7 @@ class RunCommand final : public Command {
     config.presets = description.preset_file
                          ? std::vector{scenarios::load_preset(*description.preset_file)}
                          : load_named_presets(description.scenarios);
+    config.cross_checks = all_;
     return v;
   }
 

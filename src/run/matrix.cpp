@@ -90,10 +90,11 @@ scenarios::CellPlan plan_of(const scenarios::Preset& preset, const RunConfig& co
   // Trials on real threads are a soak by nature: their time budget is a plan, not a search
   // cut short (no trial is a proof, however many run).
   const bool stress = std::holds_alternative<StressSearch>(strategy);
-  scenarios::CellPlan plan{config.seed.value_or(preset.seed),
-                           config.executions.value_or(preset.executions),
-                           config.time_budget_seconds.value_or(preset.time_budget_seconds),
-                           config.soak || preset.soak || stress,
+  const scenarios::PresetSchedule& own = preset.schedule;
+  scenarios::CellPlan plan{config.seed.value_or(own.seed),
+                           config.executions.value_or(own.executions),
+                           config.time_budget_seconds.value_or(own.time_budget_seconds),
+                           config.soak || own.soak || stress,
                            test_slowdown(),
                            config.shard};
   plan.shrink = config.shrink;
@@ -218,7 +219,8 @@ bool take_resume_position(const scenarios::Preset& preset, const PrimitiveInfo& 
                           const RunConfig& config, const StrategySpec& strategy,
                           scenarios::CellPlan& plan) {
   if (config.resume.empty()) return true;
-  const auto it = config.resume.find({std::string(primitive.name), preset.name});
+  const auto it =
+      config.resume.find({std::string(primitive.name), preset.name, describe(strategy)});
   if (it == config.resume.end()) return true;
   if (!it->second) return false;
   check_resume(*it->second, plan, strategy, config.resume_from,
@@ -249,7 +251,7 @@ void check_cells_run(const scenarios::Preset& preset, const Backend& backend,
 void plan_preset(const scenarios::Preset& given, const std::vector<const PrimitiveInfo*>& named,
                  const RunConfig& config, std::vector<PlannedCell>& planned) {
   const bool each_named_must_fit = config.presets.size() == 1;
-  const StrategySpec strategy = config.strategy ? *config.strategy : strategy_of(given);
+  const StrategySpec strategy = strategy_for(given, config.strategy);
   // A model-checking session runs the preset at its model-checking size, beneath --set.
   const bool model_checking_size = model_checks(strategy) && given.model_checking.has_value();
   const auto [preset, overrides] = model_checking_size
@@ -290,14 +292,36 @@ void plan_preset(const scenarios::Preset& given, const std::vector<const Primiti
   check_cells_run(preset, backend, strategy, planned[planned_before]);
 }
 
+/// `preset` as `config` runs it: under a --schedule of its cross check's platform and not of its
+/// own schedule's (a memory-model preset's Relacy run, named by a relacy-* schedule), with the
+/// cross check's seed and budgets.
+scenarios::Preset as_scheduled(const scenarios::Preset& preset, const RunConfig& config) {
+  if (!config.strategy || !preset.cross_check) return preset;
+  scenarios::Preset cross = scenarios::cross_checked(preset);
+  const Backend& named = backend_for(*config.strategy);
+  if (&named == &backend_for(strategy_for(cross)) && &named != &backend_for(strategy_for(preset))) {
+    return cross;
+  }
+  return preset;
+}
+
 }  // namespace
 
-StrategySpec strategy_of(const scenarios::Preset& preset) {
+StrategySpec strategy_for(const scenarios::Preset& preset,
+                          const std::optional<StrategySpec>& given) {
+  StrategySpec out;
   try {
-    return make_strategy_spec(preset.strategy, preset.strategy_params);
+    out = given ? *given
+                : make_strategy_spec(preset.schedule.strategy, preset.schedule.strategy_params);
   } catch (const StrategyError& e) {
     throw UsageError(e.what());
   }
+  auto* sim = std::get_if<SimStrategySpec>(&out);
+  // sc stays unnamed: a schedule string that names no model replays under sc.
+  if (sim != nullptr && !sim->memory && preset.memory != MemoryModel::sc) {
+    sim->memory = preset.memory;
+  }
+  return out;
 }
 
 RunOutcome run_matrix(const RunConfig& config) {
@@ -311,7 +335,10 @@ RunOutcome run_matrix(const RunConfig& config) {
       if (each_named_must_fit || fits(preset, *p)) named.push_back(p);
     }
     if (!config.primitives.empty() && named.empty()) continue;
-    plan_preset(preset, named, config, planned);
+    plan_preset(as_scheduled(preset, config), named, config, planned);
+    if (config.cross_checks && !config.strategy && preset.cross_check) {
+      plan_preset(scenarios::cross_checked(preset), named, config, planned);
+    }
   }
   if (planned.empty() && config.resume.empty()) {
     throw UsageError("no primitive fits the requested scenario(s); see `syncstress list`");

@@ -2,6 +2,8 @@
 // work starts; then each cell through the backend its strategy chose.
 #pragma once
 
+#include <optional>
+
 #include "run/run_config.hpp"
 #include "scenarios/outcome.hpp"
 #include "scenarios/preset.hpp"
@@ -9,9 +11,11 @@
 
 namespace syncstress::supervise {
 
-/// The preset's own strategy, for a run without --schedule. Throws UsageError for one that is
-/// not valid.
-StrategySpec strategy_of(const scenarios::Preset& preset);
+/// The schedule the cells of `preset` run under: `given` (--schedule), else the preset's own
+/// (its "schedule"); a sim schedule that names no memory model takes the preset's "memory".
+/// Throws UsageError for a preset's own that is not valid.
+StrategySpec strategy_for(const scenarios::Preset& preset,
+                          const std::optional<StrategySpec>& given = std::nullopt);
 
 /// Runs every (preset, primitive) cell of `config`. Throws UsageError for what only the cells
 /// can judge: an unknown --set key or a bad value, a named primitive that does not fit a preset

@@ -21,6 +21,14 @@ namespace syncstress::supervise {
 /// How much the run prints on stderr besides errors.
 enum class Verbosity { quiet, normal, verbose };
 
+/// A cell as a report names it: a run has one cell of each.
+struct CellName {
+  std::string primitive;
+  std::string scenario;
+  std::string schedule;  ///< its schedule column (describe() of its strategy)
+  auto operator<=>(const CellName&) const = default;
+};
+
 /// Everything `syncstress run` was asked to do.
 struct RunConfig {
   /// The presets to run, in order: one for --scenario or --preset, every one for --all.
@@ -30,6 +38,9 @@ struct RunConfig {
   std::vector<const PrimitiveInfo*> primitives;
   /// --schedule; unset means each preset's own.
   std::optional<StrategySpec> strategy;
+  /// --all: with no --schedule, each preset's cross_check schedule runs too, as cells of its own
+  /// after the preset's.
+  bool cross_checks = false;
   std::optional<std::uint64_t> seed;        ///< --seed; unset: the preset's
   std::optional<std::uint64_t> executions;  ///< --executions per cell; unset: the preset's
   /// Wall-clock budget per cell in seconds (--time-budget); unset: the preset's.
@@ -41,11 +52,11 @@ struct RunConfig {
   std::map<std::string, std::string> overrides;
   /// --shard K/N: this process's part of every cell's work.
   Shard shard;
-  /// --resume: the cells of the earlier run by (primitive, scenario). A cell with a position
+  /// --resume: the cells of the earlier run by name. A cell with a position
   /// goes on from it (once the position agrees with the cell's plan); one with none was
   /// finished and is not run again; a cell not listed (the earlier run was interrupted before
   /// it) runs from its start.
-  std::map<std::pair<std::string, std::string>, std::optional<scenarios::ResumePoint>> resume;
+  std::map<CellName, std::optional<scenarios::ResumePoint>> resume;
   /// The report `resume` was read from, for messages.
   std::string resume_from;
   /// Shrink each sim violation before reporting it (--no-shrink turns it off), for at most

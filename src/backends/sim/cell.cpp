@@ -166,7 +166,7 @@ class SimTrials final : public TrialSource {
         search_(strategy.make_search(plan.shard)),
         sampler_(search_ ? nullptr
                          : strategy.make_from(plan.seed, first_execution(strategy, plan))),
-        memory_(search_ ? static_cast<Strategy&>(*search_) : *sampler_, strategy.memory),
+        memory_(search_ ? static_cast<Strategy&>(*search_) : *sampler_, strategy.memory_model()),
         recorder_(memory_),
         runtime_(make_runtime(cell, /*trace=*/false)),
         next_execution_(first_execution(strategy, plan)),
