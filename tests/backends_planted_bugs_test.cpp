@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <coroutine>
 #include <cstddef>
 #include <cstdint>
@@ -49,6 +50,7 @@
 #include "scenarios/runtime_options.hpp"
 #include "schedules/dpor_strategy.hpp"
 #include "schedules/exhaustive_strategy.hpp"
+#include "schedules/memory_model_strategy.hpp"
 #include "schedules/random_strategy.hpp"
 #include "schedules/recording_strategy.hpp"
 #include "schedules/replay_strategy.hpp"
@@ -816,6 +818,84 @@ namespace scenarios {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
+// Weak-memory planted bugs: each releasing operation's order is a parameter. With Release it is
+// a correct primitive; with relaxed, nothing orders one holder's (or the setter's) writes before
+// the next holder's (or a woken waiter's) accesses, which only the C++ memory model shows.
+
+/// mutex, sync: an exchange lock that sleeps on its word. Unlock stores 0 with `Unlock`.
+template <class P, std::memory_order Unlock>
+class exchange_mutex {
+ public:
+  exchange_mutex() = default;
+  exchange_mutex(const exchange_mutex&) = delete;
+  exchange_mutex& operator=(const exchange_mutex&) = delete;
+
+  void lock() {
+    // acquire: pairs with unlock's store when that is a release.
+    while (locked_.exchange(1, std::memory_order_acquire) != 0) P::wait_on_address(locked_, 1);
+  }
+  void unlock() {
+    locked_.store(0, Unlock);
+    P::wake_by_address_single(locked_);
+  }
+
+ private:
+  typename P::template atomic<std::int32_t> locked_{0};  // 0 free, 1 held
+};
+
+/// semaphore, sync: a token count taken by compare-exchange. Release adds with `Release`.
+template <class P, std::memory_order Release>
+class token_semaphore {
+ public:
+  explicit token_semaphore(std::int64_t tokens) : tokens_(static_cast<std::int32_t>(tokens)) {}
+  token_semaphore(const token_semaphore&) = delete;
+  token_semaphore& operator=(const token_semaphore&) = delete;
+
+  void acquire() {
+    for (;;) {
+      std::int32_t n = tokens_.load(std::memory_order_relaxed);
+      if (n == 0) {
+        P::wait_on_address(tokens_, std::int32_t{0});
+      } else if (tokens_.compare_exchange_weak(n, n - 1, std::memory_order_acquire,
+                                               std::memory_order_relaxed)) {
+        return;
+      }
+    }
+  }
+  void release() {
+    tokens_.fetch_add(1, Release);
+    P::wake_by_address_single(tokens_);
+  }
+
+ private:
+  typename P::template atomic<std::int32_t> tokens_;  // free tokens, >= 0
+};
+
+/// event (manual reset), sync: a flag waited on by address. Set stores 1 with `Set`.
+template <class P, std::memory_order Set>
+class flag_event {
+ public:
+  static constexpr bool kAutoReset = false;
+
+  explicit flag_event(bool initially_set) : set_(initially_set ? 1 : 0) {}
+  flag_event(const flag_event&) = delete;
+  flag_event& operator=(const flag_event&) = delete;
+
+  void set() {
+    set_.store(1, Set);
+    P::wake_by_address_all(set_);
+  }
+  void reset() { set_.store(0, std::memory_order_relaxed); }
+  void wait() {
+    // acquire: pairs with set's store when that is a release.
+    while (set_.load(std::memory_order_acquire) == 0) P::wait_on_address(set_, 0);
+  }
+
+ private:
+  typename P::template atomic<std::int32_t> set_;  // 1 set, 0 not
+};
+
+// ---------------------------------------------------------------------------------------------
 // Running a family body on sim.
 
 constexpr std::uint64_t kSeed = 1;
@@ -1270,10 +1350,11 @@ TEST(PlantedBugs, CancellationFailsAMutexLeavingADestroyedWaiterOnThePoolAndPass
 // The exhaustive search with its reduction, on small models: it finds each planted bug, and
 // it runs out of schedules on the control with nothing reported (a proof for that model).
 
-/// The reduced exhaustive search to its end or to the first report.
-Search exhaustive(const Body& body, const Params& p) {
+/// The reduced exhaustive search to its end or to the first report, under `memory`.
+Search exhaustive(const Body& body, const Params& p, MemoryModel memory = MemoryModel::sc) {
   DporStrategy dpor;
-  auto s = search(body, p, 10'000'000, anything_reported, &dpor);
+  MemoryModelStrategy under(dpor, memory);
+  auto s = search(body, p, 10'000'000, anything_reported, &under);
   ::testing::Test::RecordProperty("exhaustive_executions", std::to_string(s.executions));
   EXPECT_TRUE(s.stopped || dpor.complete()) << "the search neither found nor finished";
   return s;
@@ -1301,6 +1382,49 @@ TEST(PlantedBugsExhaustive, ProgressFindsTheQueueThatProcessesAnItemTwiceAndProv
   EXPECT_TRUE(breached(exhaustive(work_queue_body<copy_not_take_queue<Sim>>(kSafe), p),
                        "no_lost_wakeups", "processed 2 times"));
   EXPECT_TRUE(clean(exhaustive(work_queue_body<locked_work_queue<Sim>>(kSafe), p)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Weak memory: the exhaustive search under the C++ memory model finds each relaxed releasing
+// operation as a data race on the family's checked cell, naming the relaxed operation; its
+// release twin is proved at the same size, and so is the relaxed one under sequential
+// consistency, which cannot see the bug.
+
+constexpr auto kRelaxed = std::memory_order_relaxed;
+constexpr auto kRelease = std::memory_order_release;
+
+TEST(PlantedBugsWeakMemory, AMutexWhoseUnlockIsRelaxedRacesAndItsReleaseTwinIsProved) {
+  const auto p = params_of(Family::safety, {{"actors", 2}, {"rounds", 2}});
+  EXPECT_TRUE(breached(exhaustive(safety_body<Kind::mutex, exchange_mutex<Sim, kRelaxed>>(kSafe), p,
+                                  MemoryModel::c11),
+                       "data_race", "store (relaxed) at tests/backends_planted_bugs_test.cpp"));
+  EXPECT_TRUE(clean(exhaustive(safety_body<Kind::mutex, exchange_mutex<Sim, kRelease>>(kSafe), p,
+                               MemoryModel::c11)));
+  EXPECT_TRUE(clean(exhaustive(safety_body<Kind::mutex, exchange_mutex<Sim, kRelaxed>>(kSafe), p)));
+}
+
+TEST(PlantedBugsWeakMemory, ASemaphoreWhoseReleaseIsRelaxedRacesAndItsReleaseTwinIsProved) {
+  // One token: each holder writes the checked cell.
+  const auto p = params_of(Family::safety, {{"actors", 2}, {"capacity", 1}, {"rounds", 1}});
+  EXPECT_TRUE(
+      breached(exhaustive(safety_body<Kind::semaphore, token_semaphore<Sim, kRelaxed>>(kSafe), p,
+                          MemoryModel::c11),
+               "data_race", "fetch_add (relaxed) at tests/backends_planted_bugs_test.cpp"));
+  EXPECT_TRUE(clean(exhaustive(safety_body<Kind::semaphore, token_semaphore<Sim, kRelease>>(kSafe),
+                               p, MemoryModel::c11)));
+  EXPECT_TRUE(
+      clean(exhaustive(safety_body<Kind::semaphore, token_semaphore<Sim, kRelaxed>>(kSafe), p)));
+}
+
+TEST(PlantedBugsWeakMemory, AnEventWhoseSetIsRelaxedRacesAndItsReleaseTwinIsProved) {
+  // The setter publishes a value; each waiter reads it once its wait returns.
+  const auto p = params_of(Family::safety, {{"actors", 2}});
+  EXPECT_TRUE(breached(
+      exhaustive(safety_body<Kind::event, flag_event<Sim, kRelaxed>>(kSafe), p, MemoryModel::c11),
+      "data_race", "store (relaxed) at tests/backends_planted_bugs_test.cpp"));
+  EXPECT_TRUE(clean(
+      exhaustive(safety_body<Kind::event, flag_event<Sim, kRelease>>(kSafe), p, MemoryModel::c11)));
+  EXPECT_TRUE(clean(exhaustive(safety_body<Kind::event, flag_event<Sim, kRelaxed>>(kSafe), p)));
 }
 
 // ---------------------------------------------------------------------------------------------
