@@ -36,24 +36,22 @@ void Memory::reset() {
   chosen_ = nullptr;
 }
 
-Memory::ThreadState& Memory::thread(ThreadId t) {
-  if (threads_.size() <= t) threads_.resize(t + 1);
-  return threads_[t];
-}
-
 void Memory::thread_started(ThreadId child, const ThreadId* parent) {
-  // The creator's clock first: thread(child) may grow threads_.
-  Clock start = parent != nullptr ? thread(*parent).now : Clock{};
-  if (parent != nullptr) tick(*parent);
+  // Both threads' states first: thread() may grow threads_. Assigning a clock keeps the
+  // storage of the one it replaces.
   ThreadState& c = thread(child);
   c.clear();
-  c.now = std::move(start);
+  if (parent != nullptr) {
+    const ThreadState& p = thread(*parent);
+    c.now = p.now;
+    tick(*parent);
+  }
   c.now.set(child, 1);
 }
 
 void Memory::joined(ThreadId joiner, ThreadId joined) {
-  const Clock last = thread(joined).now;
-  thread(joiner).now.join(last);
+  thread(std::max(joiner, joined));
+  threads_[joiner].now.join(threads_[joined].now);
 }
 
 void Memory::release(ThreadId t, const void* obj) {
@@ -68,25 +66,30 @@ void Memory::acquire(ThreadId t, const void* obj) {
   if (const Clock* carried = sync_.find(obj)) thread(t).now.join(*carried);
 }
 
-void Memory::restart(Location& loc, Store first) {
-  loc.stores.clear();
-  loc.seen.clear();
+void Memory::restart(Location& loc, std::uint64_t bits, ThreadId t, std::uint32_t epoch) {
+  loc.count = 0;
+  for (std::vector<Seen>& s : loc.seen) s.clear();
   loc.last_sc = -1;
-  loc.stores.push_back(std::move(first));
+  Store& first = loc.append();
+  first.bits = bits;
+  first.thread = t;
+  first.epoch = epoch;
+  first.step = 0;
+  first.carries.clear();
 }
 
 Memory::Location& Memory::location(const void* obj, std::uint64_t current) {
   bool fresh = false;
   Location& l = locations_.get(obj, &fresh);
   // Made before the execution: its value happens before every thread's first step.
-  if (fresh) restart(l, Store{current, 0, 0, 0, {}});
+  if (fresh) restart(l, current, 0, 0);
   return l;
 }
 
 void Memory::created(ThreadId t, const void* obj, std::uint64_t bits) {
   bool fresh = false;
   Location& l = locations_.get(obj, &fresh);
-  restart(l, Store{bits, t, epoch(t), 0, {}});
+  restart(l, bits, t, epoch(t));
   see(l, t, 0);
 }
 
@@ -136,7 +139,7 @@ std::uint64_t Memory::choices(ThreadId t, const void* obj, std::uint64_t current
   Location& l = location(obj, current);
   chosen_ = &l;
   candidates_.clear();
-  const auto newest = static_cast<std::uint32_t>(l.stores.size() - 1);
+  const std::uint32_t newest = l.newest();
   const std::uint32_t low =
       repeats(t, obj, loc) ? newest : lower_bound(t, l, mo == std::memory_order_seq_cst);
   for (std::uint32_t i = newest + 1; i-- > low;) candidates_.push_back(i);
@@ -149,17 +152,17 @@ std::uint64_t Memory::cas_choices(ThreadId t, const void* obj, std::uint64_t cur
   choices(t, obj, current, mo, loc);
   // A CAS that reads a store holding `expected` succeeds, and a successful one reads the
   // newest: older stores holding it cannot be read.
-  const std::vector<Store>& stores = chosen_->stores;
+  const Location& l = *chosen_;
   const std::uint32_t newest = candidates_.front();
   std::erase_if(candidates_,
-                [&](std::uint32_t i) { return i != newest && stores[i].bits == expected; });
+                [&](std::uint32_t i) { return i != newest && l.at(i).bits == expected; });
   return candidates_.size();
 }
 
 ReadFrom Memory::candidate(std::uint64_t n) const {
   const std::uint32_t i = candidates_[n];
-  const Store& s = chosen_->stores[i];
-  return ReadFrom{s.bits, s.step, chosen_->stores.size() - 1 - i};
+  const Store& s = chosen_->at(i);
+  return ReadFrom{s.bits, s.step, chosen_->newest() - i};
 }
 
 ReadFrom Memory::read(ThreadId t, std::uint64_t n, std::memory_order mo) {
@@ -167,7 +170,7 @@ ReadFrom Memory::read(ThreadId t, std::uint64_t n, std::memory_order mo) {
   const std::uint32_t i = candidates_[n];
   out.unseen = see(*chosen_, t, i);
   ThreadState& self = thread(t);
-  const Clock& carried = chosen_->stores[i].carries;
+  const Clock& carried = chosen_->at(i).carries;
   if (acquires(mo)) {
     self.now.join(carried);
   } else {
@@ -179,7 +182,7 @@ ReadFrom Memory::read(ThreadId t, std::uint64_t n, std::memory_order mo) {
 void Memory::read_newest(ThreadId t, const void* obj, std::uint64_t current, std::memory_order mo) {
   thread(t);
   chosen_ = &location(obj, current);
-  candidates_.assign(1, static_cast<std::uint32_t>(chosen_->stores.size() - 1));
+  candidates_.assign(1, chosen_->newest());
   read(t, 0, mo);
 }
 
@@ -187,9 +190,15 @@ void Memory::write(ThreadId t, const void* obj, std::uint64_t current, std::uint
                    std::memory_order mo, bool rmw, std::uint64_t step) {
   Location& l = location(obj, current);
   ThreadState& self = thread(t);
-  Store s{bits, t, epoch(t), step, {}};
+  const std::uint32_t before = l.newest();
+  Store& s = l.append();  // after it, l's earlier stores are taken by index
+  s.bits = bits;
+  s.thread = t;
+  s.epoch = epoch(t);
+  s.step = step;
+  s.carries.clear();
   if (rmw) {
-    const Store& read = l.stores.back();
+    const Store& read = l.at(before);
     if (acquires(mo)) {
       self.now.join(read.carries);
     } else {
@@ -198,8 +207,7 @@ void Memory::write(ThreadId t, const void* obj, std::uint64_t current, std::uint
     s.carries = read.carries;  // the release sequence it continues
   }
   s.carries.join(releases(mo) ? self.now : self.fence_release);
-  l.stores.push_back(std::move(s));
-  const auto index = static_cast<std::uint32_t>(l.stores.size() - 1);
+  const std::uint32_t index = l.newest();
   if (mo == std::memory_order_seq_cst) l.last_sc = index;
   see(l, t, index);
   std::erase_if(self.reads, [obj](const ThreadState::Read& r) { return r.obj == obj; });

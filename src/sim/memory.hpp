@@ -195,10 +195,22 @@ class Memory {
     std::uint32_t epoch;
     std::uint32_t index;
   };
+  /// Its vectors keep their storage (and their stores' clocks theirs) from one execution to
+  /// the next: a store of a later execution reuses a slot instead of allocating.
   struct Location {
-    std::vector<Store> stores;            // modification order
+    std::vector<Store> slots;  // stores [0, count) in modification order
+    std::uint32_t count = 0;
     std::vector<std::vector<Seen>> seen;  // by thread
     std::int64_t last_sc = -1;            // the last seq_cst store's index
+    std::uint32_t newest() const { return count - 1; }
+    Store& at(std::uint32_t i) { return slots[i]; }
+    const Store& at(std::uint32_t i) const { return slots[i]; }
+    /// A slot for the next store, its clock kept (reset by the caller); references into slots
+    /// taken before it are not valid after it.
+    Store& append() {
+      if (count == slots.size()) slots.emplace_back();
+      return slots[count++];
+    }
   };
   struct ThreadState {
     Clock now;
@@ -232,13 +244,16 @@ class Memory {
     }
   };
 
-  ThreadState& thread(ThreadId t);
+  ThreadState& thread(ThreadId t) {
+    if (threads_.size() <= t) threads_.resize(t + 1);
+    return threads_[t];
+  }
   std::uint32_t epoch(ThreadId t) { return thread(t).now.at(t); }
   /// Starts a new epoch of `t`: what it does from now on is not covered by what it released.
   void tick(ThreadId t) { thread(t).now.set(t, thread(t).now.at(t) + 1); }
   Location& location(const void* obj, std::uint64_t current);
-  /// Starts `loc`'s history again with the one store `first`.
-  static void restart(Location& loc, Store first);
+  /// Starts `loc`'s history again with one store: `bits` by `t` at `epoch`, carrying nothing.
+  static void restart(Location& loc, std::uint64_t bits, ThreadId t, std::uint32_t epoch);
   /// The cell at `obj`, with no access yet when first seen in this execution.
   Cell& cell(const void* obj);
   /// The oldest index a load of `loc` by `t` may read.
