@@ -2,6 +2,7 @@
 // exceptions), and teardown of executions that end early.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <exception>
 #include <memory>
 #include <set>
@@ -129,6 +130,33 @@ TEST(SimRuntime, TraceNamesObjectsAndSourceLinesWithoutAddresses) {
       << text;
   EXPECT_NE(text.find("lock the-mutex"), std::string::npos) << text;
   EXPECT_EQ(text.find("0x"), std::string::npos) << text;
+}
+
+// A waiter list kept in a std::uintptr_t, as published primitives keep one: the address (with a
+// tag in its low bits) prints as an address, the same whatever memory the run got, while a
+// packed 64-bit word with a count in its upper half prints as the number it is.
+TEST(SimRuntime, AnAddressHeldInAnIntegerPrintsAsAnAddressWhateverItsValue) {
+  sim::Runtime rt;
+  LowestStrategy s;
+  // Two runs of one program, each with its waiter node somewhere else.
+  const std::unique_ptr<std::uint64_t> nodes[2] = {std::make_unique<std::uint64_t>(0),
+                                                   std::make_unique<std::uint64_t>(0)};
+  std::string traces[2];
+  for (int i = 0; i < 2; ++i) {
+    const auto r = sim_test::run(rt, s, [node = nodes[i].get()] {
+      Sim::atomic<std::uintptr_t> head{0};
+      head.store(reinterpret_cast<std::uintptr_t>(node) | 1U);
+      head.store(reinterpret_cast<std::uintptr_t>(node));
+      Sim::atomic<std::uint64_t> packed{(std::uint64_t{3} << 32) | 2U};
+      packed.fetch_add(1);
+    });
+    ASSERT_EQ(r.outcome, Outcome::completed);
+    traces[i] = r.format_trace();
+  }
+  EXPECT_NE(traces[0].find("store atomic#1 [address|1]"), std::string::npos) << traces[0];
+  EXPECT_NE(traces[0].find("store atomic#1 [address]"), std::string::npos) << traces[0];
+  EXPECT_NE(traces[0].find("[12884901890 -> 12884901891]"), std::string::npos) << traces[0];
+  EXPECT_EQ(traces[0], traces[1]);
 }
 
 // Both threads take their first mutex, meet, then take the other's: a deadlock under every

@@ -33,8 +33,16 @@ namespace syncstress {
 
 namespace sim::detail {
 
+/// Whether a 64-bit integer holds an address, as primitives that keep a waiter list in a
+/// `std::uintptr_t` do: a value from 2^44 to 2^48, where Linux maps user memory (heaps of
+/// position-independent programs from 0x55..., other mappings and stacks up to 0x7fff...),
+/// above any count a bounded execution reaches and below the high bits packed words use as
+/// flags. The low 3 bits are kept: tags on aligned addresses.
+inline bool holds_address(std::uint64_t v) { return v >= (1ULL << 44) && v < (1ULL << 48); }
+
 /// How a value appears in a trace: integers and bools printed, pointers only as null or
-/// non-null (addresses are not deterministic), other types by size.
+/// non-null and 64-bit integers that hold an address as "address" (addresses differ from one
+/// run of an execution to the next), other types by size.
 template <class T>
 std::string show(const T& v) {
   if constexpr (std::is_same_v<T, bool>) {
@@ -44,6 +52,13 @@ std::string show(const T& v) {
   } else if constexpr (std::is_enum_v<T>) {
     return std::to_string(static_cast<std::underlying_type_t<T>>(v));
   } else if constexpr (std::is_integral_v<T>) {
+    if constexpr (sizeof(T) == 8) {
+      const auto bits = static_cast<std::uint64_t>(v);
+      if (holds_address(bits)) {
+        const std::uint64_t tag = bits & 7U;
+        return tag == 0 ? "address" : "address|" + std::to_string(tag);
+      }
+    }
     return std::to_string(v);
   } else {
     return "<" + std::to_string(sizeof(T)) + " bytes>";

@@ -22,6 +22,7 @@
 #include "schedules/recording_strategy.hpp"
 #include "schedules/replay_strategy.hpp"
 #include "schedules/schedule_codec.hpp"
+#include "util/concat.hpp"
 #include "util/lines.hpp"
 
 namespace syncstress::scenarios {
@@ -32,6 +33,24 @@ struct Confirmed {
   std::vector<std::string> trace;
   std::uint64_t steps = 0;
 };
+
+/// Why two traces of one schedule differ: their first differing step, and what makes a
+/// primitive's own steps differ between runs.
+std::string first_difference(const std::string& first, const std::string& second) {
+  const auto a = split_lines(first);
+  const auto b = split_lines(second);
+  std::size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+  const auto line = [](const std::vector<std::string>& lines, std::size_t n) {
+    return n < lines.size() ? "'" + lines[n] + "'" : std::string("the end of the trace");
+  };
+  return concat("two replays of the same schedule gave different traces, first at line ",
+                std::to_string(i + 1), ": ", line(a, i), ", then ", line(b, i),
+                ". A primitive whose steps depend on what sim does not control differs so: an "
+                "address kept in an integer narrower than 64 bits or computed with (keep it in "
+                "an atomic pointer or a 64-bit integer), the clock, a thread of its own "
+                "(primitives/README.md, \"What sim controls\")");
+}
 
 /// Replays `schedule` twice with traces on; both must reproduce `expected` with the same
 /// trace. Returns the trace, or an error text when the replay diverged.
@@ -62,7 +81,7 @@ std::variant<Confirmed, std::string> confirm(const Cell& cell, const Schedule& s
     if (round == 0) {
       first_trace = std::move(text);
     } else if (text != first_trace) {
-      return std::string("two replays of the same schedule gave different traces");
+      return first_difference(first_trace, text);
     }
   }
   return Confirmed{split_lines(first_trace), steps};
