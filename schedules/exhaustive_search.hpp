@@ -7,10 +7,18 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 
 #include "schedules/strategy.hpp"
 
 namespace syncstress {
+
+/// A checkpoint that is not one the search could have written: what() names the field
+/// ("state.path[3][2]") and what is wrong with it.
+class CheckpointError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
 
 class ExhaustiveSearch : public Strategy {
  public:
@@ -26,7 +34,9 @@ class ExhaustiveSearch : public Strategy {
   /// The position reached, between two executions (schedules/search_checkpoint.cpp).
   virtual nlohmann::json checkpoint() const = 0;
   /// Continues from a checkpoint of the same search (same program, bound and shard), as if
-  /// this search had run up to it. Throws std::invalid_argument for one that does not parse.
+  /// this search had run up to it. Throws CheckpointError for one this search could not have
+  /// written (a field missing or of another type, a number out of range, another search's),
+  /// checked before anything of it is taken.
   virtual void resume(const nlohmann::json& position) = 0;
 
   /// What a reduction did so far: executions it ended as redundant, and the classes of

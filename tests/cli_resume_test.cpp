@@ -3,8 +3,11 @@
 // counts what one uninterrupted run counts, for whole runs and for shards merged afterwards.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli_harness.hpp"
@@ -131,6 +134,65 @@ TEST(CliResume, ResumeRefusesWhatItCannotGoOnFrom) {
   dir.write("bad.json", report.dump());
   refused({"run", "--resume", "bad.json", "--out", "out.json"}, "position");
   refused({"run", "--resume", "missing.json", "--out", "out.json"}, "missing.json");
+}
+
+TEST(CliResume, ACheckpointRunCouldNotHaveWrittenIsRefusedNamingItsFieldBeforeAnythingRuns) {
+  TempDir dir;
+  const auto first =
+      run_cli({"run", "--scenario", "mutex-safety", "--primitive", "ticket_mutex", "--schedule",
+               "exhaustive", "--time-budget", "0.001", "--quiet", "--out", "cut.json"},
+              dir.path());
+  ASSERT_EQ(first.exit_code, 4) << first.err;
+  const json cut = read_json(dir.path() / "cut.json");
+  ASSERT_FALSE(cut.at("cells")[0].value("position", json()).is_null());
+  // Each edit, and the field the refusal must name.
+  const std::vector<std::pair<std::string, std::function<void(json&)>>> edits = {
+      {"state.depth must be a whole number >= 0",
+       [](json& search) { search["state"]["depth"] = -5; }},
+      {"state.depth is 500, above", [](json& search) { search["state"]["depth"] = 500; }},
+      {"field search is the plain search (reduction=none)'s, and this cell runs the reduced",
+       [](json& search) { search["search"] = "plain"; }},
+      {"field format is 99, and this build reads format 2",
+       [](json& search) { search["format"] = 99; }},
+      {"state.path[0][3] (the runnable threads) must number its bound 99",
+       [](json& search) { search["state"]["path"][0][1] = 99; }},
+      {"state.accesses must be an array",
+       [](json& search) { search["state"]["accesses"] = json::object(); }},
+      {"state.events[0] must have at least 5 elements",
+       [](json& search) {
+         search["state"]["events"] = json::array({json::array({1, 2})});
+       }},
+      {"state.prefix[3] must be 0 or 1",
+       [](json& search) {
+         search["state"]["prefix"] = json::array({9, 9, 9, 9});
+       }},
+  };
+  for (const auto& [field, edit] : edits) {
+    SCOPED_TRACE(field);
+    json report = cut;
+    edit(report["cells"][0]["position"]["search"]);
+    dir.write("edited.json", report.dump());
+    const auto r = run_cli({"run", "--resume", "edited.json", "--out", "out.json"}, dir.path());
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("--resume edited.json: the position of cell ticket_mutex x mutex-safety "
+                         "has a search checkpoint run could not have written: its field " +
+                         (field.starts_with("field ") ? field.substr(6) : field)),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "out.json"));
+  }
+  // A cell the run's config would not make: another primitive, another schedule.
+  for (const auto& [key, value] : {std::pair<std::string, std::string>{"primitive", "mutex_part7"},
+                                   {"schedule", "exhaustive:preemptions=2"}}) {
+    json report = cut;
+    report["cells"][0][key] = value;
+    dir.write("edited.json", report.dump());
+    const auto r = run_cli({"run", "--resume", "edited.json", "--out", "out.json"}, dir.path());
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("is not a cell of the run its config describes"), std::string::npos)
+        << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "out.json"));
+  }
 }
 
 }  // namespace

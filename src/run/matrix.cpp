@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <set>
 #include <string>
 #include <variant>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "backends/backend.hpp"
 #include "backends/bind.hpp"
 #include "scenarios/resolved_cell.hpp"
+#include "schedules/exhaustive_search.hpp"
 #include "util/concat.hpp"
 #include "util/interrupt.hpp"
 #include "util/usage_error.hpp"
@@ -154,6 +156,17 @@ void check_resume(const scenarios::ResumePoint& r, const scenarios::CellPlan& pl
                   n(r.executions_left), ", which do not add up to its planned_executions ",
                   n(planned)));
   }
+  if (by_prefix) {
+    // The checkpoint, read by the search this cell would resume, before anything runs.
+    const auto* sim = std::get_if<SimStrategySpec>(&strategy);
+    const auto search = sim != nullptr ? sim->make_search(plan.shard) : nullptr;
+    if (search == nullptr) refuse(concat("is for a search, and ", describe(strategy), " is none"));
+    try {
+      search->resume(r.search);
+    } catch (const CheckpointError& e) {
+      refuse(concat("has a search checkpoint run could not have written: its field ", e.what()));
+    }
+  }
   if (r.next_execution) {
     if (*r.next_execution != first + r.executions_done) {
       refuse(concat("has next_execution ", n(*r.next_execution), ", but after ",
@@ -227,6 +240,22 @@ bool take_resume_position(const scenarios::Preset& preset, const PrimitiveInfo& 
                concat(primitive.name, " x ", preset.name));
   plan.resume = it->second;
   return true;
+}
+
+/// --resume: refuses a cell of the earlier report that is not a cell of the run its config
+/// describes (another primitive, scenario or schedule than the run's own would make).
+void check_resumed_cells_planned(const RunConfig& config, const std::vector<PlannedCell>& planned) {
+  std::set<CellName> names;
+  for (const auto& p : planned) {
+    names.insert({std::string(p.cell.primitive->name), p.cell.preset.name, describe(p.strategy)});
+  }
+  for (const auto& [name, position] : config.resume) {
+    if (!position || names.contains(name)) continue;
+    throw UsageError(concat("--resume ", config.resume_from, ": cell ", name.primitive, " x ",
+                            name.scenario, " (", name.schedule,
+                            ") is not a cell of the run its config describes; resume the report "
+                            "as run wrote it, or run the cells again"));
+  }
 }
 
 /// Checks the cells of `preset` on `backend` by `first`: they share their parameters and
@@ -343,6 +372,7 @@ RunOutcome run_matrix(const RunConfig& config) {
   if (planned.empty() && config.resume.empty()) {
     throw UsageError("no primitive fits the requested scenario(s); see `syncstress list`");
   }
+  check_resumed_cells_planned(config, planned);
   RunOutcome outcome;
   for (const auto& p : planned) {
     if (interrupt::requested() != 0) break;
