@@ -3,11 +3,14 @@
 // (two actors, one writer), as an exhaustive search reported it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <vector>
 
+#include "report/html_swimlane.hpp"
 #include "report/swimlane.hpp"
 
 namespace syncstress::report {
@@ -65,6 +68,51 @@ TEST(Swimlane, AllStepsShowsTheHarnessStepsTheDefaultFolds) {
 TEST(Swimlane, ALineThatDoesNotParseIsShownAsItIs) {
   const auto text = render_swimlane({"1 t0 load atomic#1 [0] a.hpp:1", "not a step"}, {});
   EXPECT_NE(text.find("  not a step\n"), std::string::npos) << text;
+}
+
+TEST(Swimlane, FindsBlocksOfUpToFourRowsThatOccurThreeTimesInARow) {
+  const auto found = [](const std::vector<std::string>& keys) {
+    std::vector<std::vector<std::size_t>> out;
+    for (const Repeat& r : find_repeats(keys)) out.push_back({r.first, r.period, r.more});
+    return out;
+  };
+  using Found = std::vector<std::vector<std::size_t>>;
+  EXPECT_EQ(found({"a", "a", "a", "b"}), (Found{{0, 1, 2}}));
+  EXPECT_EQ(found({"a", "a", "b"}), Found{});  // twice is not a run
+  EXPECT_EQ(found({"x", "a", "b", "a", "b", "a", "b", "a"}), (Found{{1, 2, 2}}));
+  EXPECT_EQ(found({"a", "b", "c", "d", "a", "b", "c", "d", "a", "b", "c", "d"}),
+            (Found{{0, 4, 2}}));
+  EXPECT_EQ(found({"a", "b", "c", "d", "e", "a", "b", "c", "d", "e", "a", "b", "c", "d", "e"}),
+            Found{});                           // a block of five is not folded
+  EXPECT_EQ(found({"", "", "", ""}), Found{});  // lines that do not parse never fold
+}
+
+TEST(Swimlane, AStepsBlockRepeatedIsDrawnOnceThenFoldedIntoACount) {
+  // A waiter woken spuriously 100 times (a load, then its wait), then the store it waited for.
+  std::vector<std::string> trace;
+  int step = 0;
+  for (int i = 0; i < 100; ++i) {
+    trace.push_back(std::to_string(++step) + " t1 load atomic#1 [0] p.hpp:5");
+    trace.push_back(std::to_string(++step) +
+                    " t1 wait_on_address atomic#1 [on 0, spurious] p.hpp:6");
+  }
+  trace.push_back(std::to_string(++step) + " t2 store atomic#1 [1] p.hpp:9");
+  const auto text = render_swimlane(trace, {});
+  EXPECT_NE(text.find("(the 2 rows above repeat 99 more times, steps 3 to 200)"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  1    | load atomic#1 [0]"), std::string::npos) << text;
+  EXPECT_EQ(text.find(" 3    |"), std::string::npos) << text;  // folded
+  EXPECT_NE(text.find("201"), std::string::npos) << text;      // the last step, drawn
+  EXPECT_LT(std::count(text.begin(), text.end(), '\n'), 10) << text;
+  // The HTML report folds them the same way.
+  const std::string page = swimlane_html(swimlane_table(trace), "v1", "");
+  EXPECT_NE(page.find("the 2 rows above repeat 99 more times, steps 3 to 200"), std::string::npos);
+  std::size_t rows = 0;
+  for (auto at = page.find("<tr class=\"step"); at != std::string::npos;
+       at = page.find("<tr class=\"step", at + 1)) {
+    ++rows;
+  }
+  EXPECT_EQ(rows, 3U) << page;  // steps 1 and 2, then 201
 }
 
 }  // namespace

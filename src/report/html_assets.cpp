@@ -66,7 +66,7 @@ table.swimlane td.lane:nth-child(even){background:#fafbfc}
 table.swimlane td.where{color:var(--muted)}
 table.swimlane tr.switch td{border-top:2px solid #9fb3d1}
 table.swimlane tr.harness{display:none;color:var(--muted)}
-table.swimlane tr.folded td{color:var(--muted);font-style:italic}
+table.swimlane tr.folded td,table.swimlane tr.repeat td{color:var(--muted);font-style:italic}
 .show-harness:checked~table.swimlane tr.harness{display:table-row}
 .show-harness:checked~table.swimlane tr.folded{display:none}
 table.swimlane tbody.breach td{background:#fde2e0}

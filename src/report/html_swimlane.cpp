@@ -1,6 +1,10 @@
 #include "report/html_swimlane.hpp"
 
+#include <string>
+#include <vector>
+
 #include "report/html_text.hpp"
+#include "report/swimlane.hpp"
 #include "util/concat.hpp"
 
 namespace syncstress::report {
@@ -35,6 +39,16 @@ class LaneRows {
           concat("<tr class=\"breach-note\"><td></td><td class=\"breach-message\" colspan=\"",
                  std::to_string(columns_ - 1), "\">&rArr; ", escape_html(message), "</td></tr>");
     }
+  }
+
+  /// One row for the `more` copies of the block of `period` rows above it, steps `from` to `to`.
+  void repeat(const Repeat& r, const std::string& from, const std::string& to) {
+    flush();
+    out_ += concat("<tr class=\"repeat\"><td></td><td colspan=\"", std::to_string(columns_ - 1),
+                   "\">the ", std::to_string(r.period),
+                   r.period == 1 ? " row above repeats " : " rows above repeat ",
+                   std::to_string(r.more), r.more == 1 ? " more time" : " more times", ", steps ",
+                   escape_html(from), " to ", escape_html(to), "</td></tr>");
   }
 
   /// After the last step: the count of a run of the harness's steps that ends the table.
@@ -108,8 +122,33 @@ std::string swimlane_html(const SwimlaneTable& table, const std::string& anchor,
                           const std::string& breach) {
   std::string out = table_start(table, anchor);
   LaneRows rows(table, out);
+  // The primitive's steps before the last (and lines that do not parse, which break runs):
+  // blocks of them that repeat are drawn once, their copies as one row.
+  std::vector<std::size_t> shown;
+  std::vector<std::string> keys;
+  for (std::size_t i = 0; i + 1 < table.steps.size(); ++i) {
+    const auto& s = table.steps[i];
+    if (s.parsed && s.bookkeeping) continue;
+    shown.push_back(i);
+    keys.push_back(s.parsed ? concat(s.thread, " ", s.text, " ", s.where) : std::string());
+  }
+  const std::vector<Repeat> repeats = find_repeats(keys);
+  std::size_t next_repeat = 0;
+  std::size_t row = 0;  // shown steps drawn or folded so far
   for (std::size_t i = 0; i < table.steps.size(); ++i) {
     const auto& s = table.steps[i];
+    if (row < shown.size() && shown[row] == i) {
+      if (next_repeat < repeats.size() &&
+          row == repeats[next_repeat].first + repeats[next_repeat].period) {
+        const Repeat& r = repeats[next_repeat++];
+        const std::size_t end = row + r.period * r.more;
+        rows.repeat(r, s.step, table.steps[shown[end - 1]].step);
+        row = end;
+        i = shown[end - 1];
+        continue;
+      }
+      ++row;
+    }
     if (i + 1 == table.steps.size()) {
       rows.breach_step(s, anchor, breach);
     } else if (s.parsed && s.bookkeeping) {

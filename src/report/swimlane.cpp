@@ -158,17 +158,54 @@ void draw_folded(std::ostream& out, const Lanes& lanes, std::size_t folded) {
       << (folded == 1 ? "" : "s") << " folded; --all-steps shows them)\n";
 }
 
+/// The line that stands for the `more` copies of the `period` rows above it, from step `from`
+/// to step `to`.
+void draw_repeat(std::ostream& out, const Lanes& lanes, const Repeat& r, const std::string& from,
+                 const std::string& to) {
+  out << "  " << pad("", lanes.step_width) << "   (the " << r.period
+      << (r.period == 1 ? " row above repeats " : " rows above repeat ") << r.more
+      << (r.more == 1 ? " more time" : " more times") << ", steps " << from << " to " << to
+      << ")\n";
+}
+
 /// A row per step of `trace`: a line that does not parse as it is, the harness's steps folded
-/// into a count unless all are asked for, the last step always shown (marked where the property
-/// broke), and each context switch marked.
+/// into a count unless all are asked for, rows that repeat a block folded into a count, the
+/// last step always shown (marked where the property broke), and each context switch marked.
 void draw_steps(std::ostream& out, const std::vector<std::string>& trace,
                 const std::vector<std::optional<Step>>& steps, const Lanes& lanes,
                 const SwimlaneOptions& options) {
+  // The rows drawn (each step shown but the last, which is always drawn on its own), and what
+  // each shows; a line that does not parse breaks any run.
+  std::vector<std::size_t> rows;
+  std::vector<std::string> keys;
+  for (std::size_t i = 0; i + 1 < steps.size(); ++i) {
+    const auto& s = steps[i];
+    if (s && s->bookkeeping && !options.all_steps) continue;
+    rows.push_back(i);
+    keys.push_back(s ? s->thread + ' ' + s->text + ' ' + s->where : std::string());
+  }
+  const std::vector<Repeat> repeats = find_repeats(keys);
+  std::size_t next_repeat = 0;
+  std::size_t row = 0;  // rows drawn or folded so far
   std::size_t folded = 0;
   std::string last_thread;
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const bool last = i + 1 == steps.size();
     const auto& s = steps[i];
+    if (!last && row < rows.size() && rows[row] == i && next_repeat < repeats.size() &&
+        row == repeats[next_repeat].first + repeats[next_repeat].period) {
+      // The copies of the block just drawn: one row for all of them, the harness's steps
+      // among them included.
+      const Repeat& r = repeats[next_repeat++];
+      const std::size_t end = row + r.period * r.more;  // the first row after the copies
+      const std::size_t last_copied = rows[end - 1];
+      draw_folded(out, lanes, std::exchange(folded, 0));
+      draw_repeat(out, lanes, r, steps[i]->step, steps[last_copied]->step);
+      row = end;
+      i = last_copied;
+      continue;
+    }
+    if (!last && row < rows.size() && rows[row] == i) ++row;
     if (!s) {
       draw_folded(out, lanes, std::exchange(folded, 0));
       out << "  " << trace[i] << '\n';
@@ -200,6 +237,37 @@ std::string trim_line_ends(const std::string& text) {
 }
 
 }  // namespace
+
+std::vector<Repeat> find_repeats(const std::vector<std::string>& keys) {
+  constexpr std::size_t kLongestBlock = 4;
+  constexpr std::size_t kFewestCopies = 3;
+  std::vector<Repeat> out;
+  std::size_t i = 0;
+  while (i < keys.size()) {
+    bool found = false;
+    for (std::size_t period = 1; period <= kLongestBlock && i + period <= keys.size(); ++period) {
+      const auto block_ok = std::none_of(keys.begin() + static_cast<std::ptrdiff_t>(i),
+                                         keys.begin() + static_cast<std::ptrdiff_t>(i + period),
+                                         [](const std::string& k) { return k.empty(); });
+      if (!block_ok) break;
+      // How many rows after the block copy it, row for row.
+      std::size_t same = 0;
+      while (i + period + same < keys.size() &&
+             keys[i + period + same] == keys[i + same % period]) {
+        ++same;
+      }
+      const std::size_t copies = same / period;
+      if (copies + 1 >= kFewestCopies) {
+        out.push_back({i, period, copies});
+        i += period * (copies + 1);
+        found = true;
+        break;
+      }
+    }
+    if (!found) ++i;
+  }
+  return out;
+}
 
 std::string render_swimlane(const std::vector<std::string>& trace, const SwimlaneOptions& options) {
   const auto steps = parse_all(trace);

@@ -6,6 +6,7 @@
 // and file:line; the last step, where the property broke, is marked with its message.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -40,5 +41,19 @@ struct SwimlaneTable {
 };
 
 SwimlaneTable swimlane_table(const std::vector<std::string>& trace);
+
+/// A block of rows that repeats: rows [first, first + period) of a sequence are drawn, and the
+/// `more` copies of them right after are folded into one row with the count (a spin, a retry
+/// loop: long executions are mostly these).
+struct Repeat {
+  std::size_t first = 0;
+  std::size_t period = 0;
+  std::size_t more = 0;
+};
+
+/// The repeats of a sequence of rows, each row given by `keys` (what it shows but its step
+/// number): blocks of 1 to 4 rows that occur at least 3 times in a row, the shortest block
+/// first, leftmost first, not overlapping. An empty key never repeats (a row that breaks runs).
+std::vector<Repeat> find_repeats(const std::vector<std::string>& keys);
 
 }  // namespace syncstress::report
