@@ -41,7 +41,7 @@ struct Model {
   const char* primitive;
 };
 
-// One correct primitive per preset, as in the README's table of model-checking sizes.
+// One correct primitive per preset, as in docs/model-checking.md's table of model-checking sizes.
 constexpr Model kPresets[] = {
     {"mutex-safety", "ticket_mutex"},
     {"mutex-fairness", "ticket_mutex"},

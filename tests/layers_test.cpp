@@ -1,6 +1,6 @@
 // The layers form a DAG, and this test keeps them one: it reads every quoted #include of src/,
 // scenarios/, schedules/, primitives/, tests/, fuzz/ and bench/ and checks it against the rule
-// table below. Lowest layer first (README.md, "Layout"):
+// table below. Lowest layer first (docs/development.md, "Layout"):
 //   L0 util; L1 schedules < sim < platform; L2 primitives (with the catalogue); L3 scenarios;
 //   L4 supervise < backends < run, and report; L5 cli. Besides them: the syncstress-relacy
 //   program (src/backends/relacy/child), tests, the fuzz targets, benchmarks.

@@ -247,7 +247,7 @@ TEST(MemoryModel, AThreadReadsItsOwnStoreOrANewerOne) {
 TEST(MemoryModel, TwoPlusTwoWritesFollowsTheOrderStoresRun) {
   // 2+2W: RC11 allows x = 1 and y = 1 at the end with relaxed stores (modification orders
   // against program order); sim's modification order is the order stores run in, so it does
-  // not generate that outcome (README, "The C++ memory model on sim").
+  // not generate that outcome (docs/model-checking.md, "The C++ memory model on sim").
   const Reached r = search(MemoryModel::c11, [](std::string& out) {
     S::atomic<int> x{0}, y{0};
     {

@@ -13,7 +13,7 @@
 
 namespace syncstress::cli {
 
-/// Exit codes of the tool (README "Exit codes").
+/// Exit codes of the tool (docs/running.md, "Exit codes").
 enum ExitCode : int {
   kExitOk = 0,         ///< every verdict as expected
   kExitViolation = 1,  ///< a property violated (run, replay) or a difference (gate)

@@ -15,9 +15,9 @@
 // So the interleavings kept are: another thread's write before the spin's step (the loop sees
 // it at its next read) or after it (the loop ran out, or spins on). Those dropped put the write
 // between two iterations that read the same values, which only changes how many times the loop
-// went round. The condition this relies on, which the README states: what a loop does once it
-// exits does not depend on how many iterations it took, only on the values it read (a bounded
-// spin's counter decides whether it gave up, and the spin's step runs until it gives up).
+// went round. The condition this relies on, which docs/model-checking.md states: what a loop does
+// once it exits does not depend on how many iterations it took, only on the values it read (a
+// bounded spin's counter decides whether it gave up, and the spin's step runs until it gives up).
 //
 // A loop that does not exit after Options::spin_limit operations alone is taken for one that
 // never will: its thread blocks (Wait::spin) until a write to an object the loop reads, and

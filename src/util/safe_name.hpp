@@ -9,7 +9,7 @@ namespace syncstress {
 
 inline constexpr std::size_t kMaxSafeNameLength = 64;
 
-/// The rule, as messages and the README state it.
+/// The rule, as messages and docs/running.md state it.
 inline constexpr std::string_view kSafeNameRule =
     "1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-', the first a letter or a digit";
 

@@ -32,7 +32,7 @@ except ImportError:
 
 
 class ManifestError(Exception):
-    """What makes the manifest not the Indexed Job the README says it is."""
+    """What makes the manifest not the Indexed Job docs/model-checking.md says it is."""
 
 
 def expect(condition, message):
