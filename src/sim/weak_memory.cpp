@@ -58,15 +58,14 @@ void Engine::cell_access(const void* obj, bool write, const source_location& loc
   const CellAccess* earlier = memory_.cell_access(current_->id, obj, write, loc);
   if (earlier == nullptr) return;
   const ThreadId self = current_->id;
-  std::string message = "data race: a cell ";
-  message += write ? "written" : "read";
-  message += " at " + std::string(short_file(loc.file_name())) + ":" + std::to_string(loc.line()) +
-             " on thread " + std::to_string(self) + " and accessed at " +
-             std::string(short_file(earlier->file)) + ":" + std::to_string(earlier->line) +
-             " on thread " + std::to_string(earlier->thread) +
-             ", neither access happening before the other (C++ memory model)";
+  const std::string here = std::string(short_file(loc.file_name())) + ":" +
+                           std::to_string(loc.line()) + " on thread " + std::to_string(self);
+  const std::string there = std::string(short_file(earlier->file)) + ":" +
+                            std::to_string(earlier->line) + " on thread " +
+                            std::to_string(earlier->thread);
   // Where the release and the acquire should have been: the primitive's first operation of
-  // the earlier thread after its access, and its last of this thread before this one.
+  // the earlier thread after its access, and its last of this thread before this one. Named
+  // first: they are what to fix.
   const std::vector<AtomicOp>& before = memory_.ops(earlier->thread);
   const AtomicOp* release = nullptr;
   for (std::size_t i = earlier->ops; i < before.size() && release == nullptr; ++i) {
@@ -77,9 +76,16 @@ void Engine::cell_access(const void* obj, bool write, const source_location& loc
   for (auto it = mine.rbegin(); it != mine.rend() && acquire == nullptr; ++it) {
     if (!in_harness(*it)) acquire = &*it;
   }
+  std::string message;
   if (release != nullptr && acquire != nullptr) {
-    message += "; in between, the primitive's " + describe(*release, earlier->thread) + " and " +
-               describe(*acquire, self) + " order nothing between them";
+    message = "the primitive's " + describe(*release, earlier->thread) + " and " +
+              describe(*acquire, self) + " order nothing between a cell's access at " + there +
+              " and its " + (write ? "write" : "read") + " at " + here +
+              ": neither access happens before the other (C++ memory model)";
+  } else {
+    message = std::string("a cell ") + (write ? "written" : "read") + " at " + here +
+              " and accessed at " + there +
+              ", neither access happening before the other (C++ memory model)";
   }
   violation(Outcome::violation, "data_race", std::move(message), &loc);
 }

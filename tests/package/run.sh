@@ -85,7 +85,7 @@ if sys.argv[2] == "memory-model":
 elif sys.argv[2] == "c11":
     assert dropped["verdict"] == "fail", dropped["verdict"]
     assert dropped["violations"][0]["property"] == "data_race", dropped["violations"][0]
-    assert "neither access happening before the other" in dropped["violations"][0]["message"]
+    assert "neither access happens before the other" in dropped["violations"][0]["message"]
     # As under Relacy, the race names the unlock whose release fence is missing.
     assert "the primitive's store (relaxed) at include/my/spin_lock.hpp:" in \
         dropped["violations"][0]["message"], dropped["violations"][0]["message"]

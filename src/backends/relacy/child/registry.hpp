@@ -182,25 +182,26 @@ inline std::string operation_at(const HistoryLine& line) {
   return op + " at " + line.where;
 }
 
-/// "a store at scenarios/scenario_context.hpp(61) on thread 4 is not ordered after the store at
-/// scenarios/scenario_context.hpp(61) on thread 3; in between, the primitive's atomic store
-/// (relaxed) at include/my/spin_lock.hpp(61) on thread 3 and acquire fence at
-/// include/my/spin_lock.hpp(38) on thread 4 order nothing between them":
-/// the access that tripped the detector (the line before the report), the latest access to the
-/// same variable by another thread, and the primitive's operations that were meant to order
-/// them (the earlier thread's first after its access, the later thread's last before its own).
+/// "the primitive's atomic store (relaxed) at include/my/spin_lock.hpp(61) on thread 3 and acquire
+/// fence at include/my/spin_lock.hpp(38) on thread 4 order nothing between the store at
+/// scenarios/scenario_context.hpp(61) on thread 3 and a store at
+/// scenarios/scenario_context.hpp(61) on thread 4": the primitive's operations that were meant
+/// to order the two accesses first (the earlier thread's first after its access, the later
+/// thread's last before its own), then the latest access to the variable by another thread and
+/// the access that tripped the detector (the line before the report). Without such operations:
+/// "a store at ... on thread 4 is not ordered after the store at ... on thread 3".
 inline std::string describe_race(const std::vector<std::string>& history) {
   if (history.size() < 2) return "two unordered accesses, one a write";
   const std::size_t now_at = history.size() - 2;
   const HistoryLine now = parse_history_line(history[now_at]);
-  std::string text = "a " + now.what.substr(0, now.what.find(',')) + " at " + now.where +
-                     " on thread " + now.thread;
-  if (now.address.empty()) return text;
+  const std::string now_access =
+      now.what.substr(0, now.what.find(',')) + " at " + now.where + " on thread " + now.thread;
+  if (now.address.empty()) return "a " + now_access;
   for (std::size_t i = now_at; i-- > 0;) {
     const HistoryLine before = parse_history_line(history[i]);
     if (before.address != now.address || before.thread == now.thread) continue;
-    text += " is not ordered after the " + before.what.substr(0, before.what.find(',')) + " at " +
-            before.where + " on thread " + before.thread;
+    const std::string before_access = before.what.substr(0, before.what.find(',')) + " at " +
+                                      before.where + " on thread " + before.thread;
     std::vector<std::string> between;
     for (std::size_t k = i + 1; k < now_at; ++k) {
       const HistoryLine line = parse_history_line(history[k]);
@@ -216,15 +217,12 @@ inline std::string describe_race(const std::vector<std::string>& history) {
         break;
       }
     }
-    if (between.size() == 2) {
-      text += "; in between, the primitive's " + between[0] + " and " + between[1] +
-              " order nothing between them";
-    } else if (between.size() == 1) {
-      text += "; in between, the primitive's " + between[0] + " orders nothing between them";
-    }
-    return text;
+    if (between.empty()) return "a " + now_access + " is not ordered after the " + before_access;
+    return "the primitive's " + between[0] +
+           (between.size() == 2 ? " and " + between[1] + " order" : std::string(" orders")) +
+           " nothing between the " + before_access + " and a " + now_access;
   }
-  return text;
+  return "a " + now_access;
 }
 
 /// Relacy's parameters for search `s`, its history and progress written to `log`.
