@@ -379,6 +379,7 @@ TEST_F(CliHostileInput, MergeRefusesShardsOfAnotherBuildAndCountsPastTwoToThe64)
       [](json& r) {
         r["cells"][0]["executions"] = std::numeric_limits<std::uint64_t>::max();
         r["cells"][0]["planned_executions"] = std::numeric_limits<std::uint64_t>::max();
+        r["cells"][0]["steps"] = std::numeric_limits<std::uint64_t>::max();
       },
       "add up past 2^64-1");
   refused([](json& r) { r["cells"][0]["executions"] = std::numeric_limits<std::uint64_t>::max(); },

@@ -316,6 +316,11 @@ TEST_F(CliShardInput, MergeRefusesCellsNoRunWrites) {
       {"failed without a violation", [](json& c) { c["verdict"] = "fail"; }},
       {"above its planned_executions", [](json& c) { c["executions"] = 1'000'000; }},
       {"elapsed_seconds that is negative", [](json& c) { c["elapsed_seconds"] = -5.0; }},
+      {"has steps 1, fewer than its executions 2",
+       [](json& c) {
+         c["executions"] = 2;
+         c["steps"] = 1;
+       }},
       {"an error without its text", [](json& c) { c["verdict"] = "error"; }},
   };
   for (const auto& [why, forge] : forgeries) {

@@ -230,6 +230,11 @@ CellResult read_cell(const json& cell, const std::filesystem::path& path) {
     wrong(concat("has executions ", std::to_string(out.executions),
                  " above its planned_executions ", std::to_string(out.planned_executions)));
   }
+  // Every execution takes a step (a platform that counts none writes 0).
+  if (out.steps != 0 && out.steps < out.executions) {
+    wrong(concat("has steps ", std::to_string(out.steps), ", fewer than its executions ",
+                 std::to_string(out.executions)));
+  }
   if (!(out.elapsed_seconds >= 0) || !std::isfinite(out.elapsed_seconds)) {
     wrong("has an elapsed_seconds that is negative or not a number");
   }
