@@ -217,10 +217,28 @@ inline std::string describe_race(const std::vector<std::string>& history) {
         break;
       }
     }
-    if (between.empty()) return "a " + now_access + " is not ordered after the " + before_access;
-    return "the primitive's " + between[0] +
-           (between.size() == 2 ? " and " + between[1] + " order" : std::string(" orders")) +
-           " nothing between the " + before_access + " and a " + now_access;
+    std::string text;
+    if (between.empty()) {
+      text = "a ";
+      text += now_access;
+      text += " is not ordered after the ";
+      text += before_access;
+      return text;
+    }
+    text = "the primitive's ";
+    text += between[0];
+    if (between.size() == 2) {
+      text += " and ";
+      text += between[1];
+      text += " order";
+    } else {
+      text += " orders";
+    }
+    text += " nothing between the ";
+    text += before_access;
+    text += " and a ";
+    text += now_access;
+    return text;
   }
   return "a " + now_access;
 }
