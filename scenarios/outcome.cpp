@@ -75,6 +75,19 @@ std::optional<StopReason> stop_reason_from_string(std::string_view text) {
   return value_of(kStopNames, text);
 }
 
+std::string position_owner(const CellResult& cell) {
+  std::string out = cell.primitive + " x " + cell.scenario + " (" + cell.schedule + ")";
+  char separator = ' ';
+  for (const auto& [key, value] : cell.parameters) {
+    out += separator;
+    out += key;
+    out += '=';
+    out += value;
+    separator = ',';
+  }
+  return out;
+}
+
 void settle_verdict(CellResult& cell, bool soak) {
   const bool open = cell.verdict == Verdict::pass || cell.verdict == Verdict::measured;
   if (cell.stopped_by == StopReason::time_budget && !soak && open) {

@@ -115,9 +115,14 @@ struct CellResult {
   std::string error;  ///< for Verdict::error: what went wrong in the tool or the primitive
   /// Where a cell stopped by its time budget or a signal can go on (`run --resume`): for a
   /// strategy that splits by execution number {"next_execution", "executions_left"}, for an
-  /// exhaustive search {"search": its checkpoint, "executions_left"}; null otherwise.
+  /// exhaustive search {"search": its checkpoint, "executions_left"}; with "cell", the cell it
+  /// belongs to (position_owner), and "shard" when the run was split; null otherwise.
   nlohmann::json position{};
 };
+
+/// The cell a position belongs to, as its "cell" field names it: primitive, scenario, schedule
+/// and every parameter ("ticket_mutex x mutex-safety (exhaustive) actors=3,rounds=1,...").
+std::string position_owner(const CellResult& cell);
 
 /// The verdict a cell's search earns from how it stopped: one cut short by its time budget is
 /// inconclusive where it would have passed or measured, unless `soak` (the time budget is the

@@ -330,6 +330,10 @@ TEST_F(CliHostileInput, AResumedPositionMustAgreeWithItselfAndItsRun) {
       {&random, [&](json& r) { position(r)["search"] = json::object(); }, "no search checkpoint"},
       {&search, [&](json& r) { position(r)["next_execution"] = 3; }, "no next_execution"},
       {&random, [&](json& r) { position(r)["extra"] = 1; }, "unknown field \"extra\""},
+      // A position moved here from another cell (the random run's into the search's cell).
+      {&search, [&](json& r) { position(r) = random["cells"][0]["position"]; },
+       "was written for another cell (ticket_mutex x mutex-safety (random) "},
+      {&random, [&](json& r) { position(r).erase("cell"); }, "cell must name the cell"},
       {&random, [&](json& r) { r["cells"][0]["stopped_by"] = "executions"; },
        "stopped by executions but keeps a position"},
   };

@@ -181,13 +181,24 @@ TEST(CliResume, ACheckpointRunCouldNotHaveWrittenIsRefusedNamingItsFieldBeforeAn
         << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir.path() / "out.json"));
   }
-  // A cell the run's config would not make: another primitive, another schedule.
+  // A cell the run's config would not make (another primitive, another schedule): its position
+  // names the cell it was written for; edited to agree, the cell is still not the run's.
   for (const auto& [key, value] : {std::pair<std::string, std::string>{"primitive", "mutex_part7"},
                                    {"schedule", "exhaustive:preemptions=2"}}) {
+    SCOPED_TRACE(key);
     json report = cut;
-    report["cells"][0][key] = value;
+    json& cell = report["cells"][0];
+    const std::string was = cell[key].get<std::string>();
+    cell[key] = value;
     dir.write("edited.json", report.dump());
-    const auto r = run_cli({"run", "--resume", "edited.json", "--out", "out.json"}, dir.path());
+    auto r = run_cli({"run", "--resume", "edited.json", "--out", "out.json"}, dir.path());
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("was written for another cell"), std::string::npos) << r.err;
+    std::string owner = cell["position"]["cell"].get<std::string>();
+    owner.replace(owner.find(was), was.size(), value);
+    cell["position"]["cell"] = owner;
+    dir.write("edited.json", report.dump());
+    r = run_cli({"run", "--resume", "edited.json", "--out", "out.json"}, dir.path());
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_NE(r.err.find("is not a cell of the run its config describes"), std::string::npos)
         << r.err;

@@ -414,9 +414,20 @@ class RunCommand final : public Command {
     if (!p.is_object()) throw malformed("it must be an object");
     for (const auto& [key, value] : p.items()) {
       if (key != "executions_left" && key != "next_execution" && key != "search" &&
-          key != "shard") {
+          key != "shard" && key != "cell") {
         throw malformed(concat("unknown field \"", key, "\""));
       }
+    }
+    // Written for this cell, not moved here from another.
+    const std::string owner = position_owner(cell);
+    if (!p.contains("cell") || !p.at("cell").is_string()) {
+      throw malformed("cell must name the cell it belongs to");
+    }
+    if (p.at("cell").get<std::string>() != owner) {
+      throw UsageError(concat("--resume ", path, ": the position of cell ", owner,
+                              " was written for another cell (",
+                              printable(p.at("cell").get<std::string>()),
+                              "); resume the report as run wrote it, or run the cell again"));
     }
     scenarios::ResumePoint r;
     r.executions_left = count("executions_left");

@@ -179,8 +179,9 @@ void check_resume(const scenarios::ResumePoint& r, const scenarios::CellPlan& pl
 /// Runs one planned cell and settles its verdict from how it stopped.
 CellResult run_cell(const PlannedCell& p) {
   CellResult result = p.backend->run(p.cell, p.strategy, p.plan);
-  if (!result.position.is_null() && !p.plan.shard.whole()) {
-    result.position["shard"] = shard_label(p.plan.shard);
+  if (!result.position.is_null()) {
+    result.position["cell"] = position_owner(result);
+    if (!p.plan.shard.whole()) result.position["shard"] = shard_label(p.plan.shard);
   }
   if (result.planned_executions == 0) result.planned_executions = p.plan.executions;
   if (p.model_checking_size) {
