@@ -22,8 +22,9 @@
 //                           not lost; park() consumes the permit or blocks until one arrives.
 //   P::yield()              let other threads run (ConcRT Context::Yield, sched_yield).
 //   P::atomic_thread_fence(mo) / P::atomic_signal_fence(mo)   std::atomic_thread_fence and
-//                           std::atomic_signal_fence: real issues them, Relacy models them,
-//                           sim (sequentially consistent) has nothing for them to order.
+//                           std::atomic_signal_fence: real issues them, Relacy models them, sim
+//                           orders by them under memory=c11 (src/sim/memory.hpp) and has nothing
+//                           for them to order when sequentially consistent.
 //   P::auto_reset_event / P::manual_reset_event   Win32 event semantics: set, reset, wait,
 //                           try_wait; an auto-reset event releases one waiter per set and
 //                           clears itself; a manual-reset event releases everyone until reset.
