@@ -61,7 +61,7 @@ struct Preset {
   nlohmann::json parameters = nlohmann::json::object();
   /// What the preset runs under without --schedule.
   PresetSchedule schedule;
-  /// The memory model of a sim schedule that names none (with_memory_default).
+  /// The memory model of a sim schedule that names none (supervise::strategy_for applies it).
   MemoryModel memory = MemoryModel::sc;
   /// A second schedule `run --all` runs every cell of the preset under, when no --schedule is
   /// given: the memory-model presets' Relacy run beside their sim one.

@@ -53,7 +53,7 @@ enum class MemoryModel : std::uint8_t { sc, c11 };
 /// One sim strategy with its checked parameters.
 struct SimStrategySpec {
   std::variant<PortfolioParams, RandomParams, PctParams, RoundRobinParams, ExhaustiveParams> as;
-  /// memory= as given; unset: the scenario's (a preset's "memory", see with_memory_default),
+  /// memory= as given; unset: the preset's "memory" (supervise::strategy_for applies it),
   /// else sc.
   std::optional<MemoryModel> memory{};
 
