@@ -276,12 +276,7 @@ class RunCommand final : public Command {
 
   /// Refuses --jobs for a run whose schedule does not split into shards.
   void check_jobs_split(const RunConfig& config) const {
-    std::vector<scenarios::Preset> runs = config.presets;
-    for (const auto& preset : config.presets) {
-      if (config.cross_checks && preset.cross_check)
-        runs.push_back(scenarios::cross_checked(preset));
-    }
-    for (const auto& preset : runs) {
+    for (const auto& preset : supervise::preset_runs(config)) {
       const StrategySpec strategy = supervise::strategy_for(preset, config.strategy);
       if (splitting_of(strategy) == Splitting::none) {
         throw UsageError(concat("--jobs ", jobs_, ": ", describe(strategy), " (scenario '",

@@ -354,21 +354,29 @@ StrategySpec strategy_for(const scenarios::Preset& preset,
   return out;
 }
 
+std::vector<scenarios::Preset> preset_runs(const RunConfig& config) {
+  std::vector<scenarios::Preset> out;
+  for (const auto& preset : config.presets) {
+    out.push_back(as_scheduled(preset, config));
+    if (config.cross_checks && !config.strategy && preset.cross_check) {
+      out.push_back(scenarios::cross_checked(preset));
+    }
+  }
+  return out;
+}
+
 RunOutcome run_matrix(const RunConfig& config) {
   // Resolve every cell before running any, so bad input fails before work starts.
   std::vector<PlannedCell> planned;
   // With one preset a named primitive must fit it; --all narrows every preset to those that do.
   const bool each_named_must_fit = config.presets.size() == 1;
-  for (const auto& preset : config.presets) {
+  for (const auto& preset : preset_runs(config)) {
     std::vector<const PrimitiveInfo*> named;
     for (const auto* p : config.primitives) {
       if (each_named_must_fit || fits(preset, *p)) named.push_back(p);
     }
     if (!config.primitives.empty() && named.empty()) continue;
-    plan_preset(as_scheduled(preset, config), named, config, planned);
-    if (config.cross_checks && !config.strategy && preset.cross_check) {
-      plan_preset(scenarios::cross_checked(preset), named, config, planned);
-    }
+    plan_preset(preset, named, config, planned);
   }
   if (planned.empty() && config.resume.empty()) {
     throw UsageError("no primitive fits the requested scenario(s); see `syncstress list`");

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include "run/run_config.hpp"
 #include "scenarios/outcome.hpp"
@@ -16,6 +17,11 @@ namespace syncstress::supervise {
 /// Throws UsageError for a preset's own that is not valid.
 StrategySpec strategy_for(const scenarios::Preset& preset,
                           const std::optional<StrategySpec>& given = std::nullopt);
+
+/// The presets `config` runs, each as it runs it, in order: each of config.presets (under a
+/// --schedule of its cross check's platform, with the cross check's seed and budgets), and
+/// after it, under --all with no --schedule, its cross check.
+std::vector<scenarios::Preset> preset_runs(const RunConfig& config);
 
 /// Runs every (preset, primitive) cell of `config`. Throws UsageError for what only the cells
 /// can judge: an unknown --set key or a bad value, a named primitive that does not fit a preset
