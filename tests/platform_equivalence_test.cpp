@@ -296,6 +296,74 @@ TYPED_TEST(PlatformEquivalenceTest, ManualResetEventStaysSignaledUntilReset) {
   });
 }
 
+// ---------------------------------------------------------------- semaphore, condvar, clock
+
+TYPED_TEST(PlatformEquivalenceTest, CountingSemaphoreCountsItsTokens) {
+  this->run([] {
+    typename TypeParam::counting_semaphore sem(2);
+    EXPECT_TRUE(sem.try_acquire());
+    EXPECT_TRUE(sem.try_acquire());
+    EXPECT_FALSE(sem.try_acquire());
+    sem.release(3);
+    sem.acquire();
+    sem.acquire();
+    EXPECT_TRUE(sem.try_acquire_for(1ms));
+    EXPECT_FALSE(sem.try_acquire());
+    sem.release();
+    EXPECT_TRUE(sem.try_acquire());
+  });
+}
+
+// A timed wait nobody ends times out no sooner than its timeout on the platform's clock.
+TYPED_TEST(PlatformEquivalenceTest, TimedWaitsNobodyEndsTimeOutAfterTheirTimeout) {
+  this->run([] {
+    typename TypeParam::counting_semaphore sem(0);
+    typename TypeParam::mutex m;
+    typename TypeParam::condition_variable cv;
+    const auto t0 = TypeParam::now();
+    EXPECT_FALSE(sem.try_acquire_for(2ms));
+    const auto t1 = TypeParam::now();
+    EXPECT_GE(t1 - t0, 2ms);
+    m.lock();
+    // A spurious return is allowed; a timeout comes at the latest once the time has passed.
+    while (cv.wait_for(m, 3ms) == std::cv_status::no_timeout) {
+    }
+    EXPECT_GE(TypeParam::now() - t1, 3ms);
+    EXPECT_FALSE(m.try_lock());  // wait_for returned holding the mutex
+    m.unlock();
+    typename TypeParam::auto_reset_event clear(false);
+    EXPECT_FALSE(clear.wait_for(1ms));
+    clear.set();
+    EXPECT_TRUE(clear.wait_for(1ms));
+    typename TypeParam::manual_reset_event manual(true);
+    EXPECT_TRUE(manual.wait_for(1ms));
+    EXPECT_TRUE(manual.try_wait());
+    TypeParam::pause();
+  });
+}
+
+TYPED_TEST(PlatformEquivalenceTest, ConditionVariableHandsAFlagToAWaiterThatRechecks) {
+  this->run([] {
+    typename TypeParam::mutex m;
+    typename TypeParam::condition_variable cv;
+    typename TypeParam::counting_semaphore done(0);
+    bool ready = false;  // guarded by m
+    typename TypeParam::thread setter([&] {
+      m.lock();
+      ready = true;
+      m.unlock();
+      cv.notify_all();
+      done.release();
+    });
+    m.lock();
+    while (!ready) cv.wait(m);
+    m.unlock();
+    done.acquire();
+    setter.join();
+    EXPECT_TRUE(ready);
+  });
+}
+
 // ---------------------------------------------------------------- threads
 
 TYPED_TEST(PlatformEquivalenceTest, ThreadRunsItsFunctionAndJoinWaitsForIt) {

@@ -21,13 +21,24 @@
 //                           Context::Block/Unblock): unpark() may come before park() and is
 //                           not lost; park() consumes the permit or blocks until one arrives.
 //   P::yield()              let other threads run (ConcRT Context::Yield, sched_yield).
+//   P::pause()              a CPU spin-wait hint (x86 pause); a scheduling point on sim.
+//   P::now()                a steady clock (std::chrono::steady_clock::time_point); on sim a
+//                           virtual one that advances a microsecond per call and jumps to a
+//                           timed wait's deadline when the wait times out.
+//   P::counting_semaphore   std::counting_semaphore: counting_semaphore(n), release(n = 1),
+//                           acquire(), try_acquire(), try_acquire_for(d) (false on timeout).
+//   P::condition_variable   std::condition_variable_any over P::mutex: wait(m), wait_for(m, d)
+//                           (std::cv_status), notify_one(), notify_all(); waits may return
+//                           spuriously. Timeouts are recorded choices on sim (src/sim/engine.hpp,
+//                           "Timeouts") and Relacy's own choices under Relacy.
 //   P::atomic_thread_fence(mo) / P::atomic_signal_fence(mo)   std::atomic_thread_fence and
 //                           std::atomic_signal_fence: real issues them, Relacy models them, sim
 //                           orders by them under memory=c11 (src/sim/memory.hpp) and has nothing
 //                           for them to order when sequentially consistent.
 //   P::auto_reset_event / P::manual_reset_event   Win32 event semantics: set, reset, wait,
-//                           try_wait; an auto-reset event releases one waiter per set and
-//                           clears itself; a manual-reset event releases everyone until reset.
+//                           wait_for(d) (false on timeout), try_wait; an auto-reset event
+//                           releases one waiter per set and clears itself; a manual-reset event
+//                           releases everyone until reset.
 //   P::post(h)              run coroutine h on the platform's thread pool (via P::resume).
 //   P::resume_on_signal(e, h)  once auto-reset event e is signaled, consume the signal and
 //                           post h to the pool (the thread-pool wait behind WinRT's
@@ -45,7 +56,9 @@
 #pragma once
 
 #include <atomic>  // std::memory_order, the orders every Platform operation takes
+#include <chrono>
 #include <concepts>
+#include <condition_variable>  // std::cv_status, what a timed wait returns
 #include <coroutine>
 #include <cstddef>
 #include <cstdint>
@@ -90,6 +103,7 @@ concept Event = std::constructible_from<E, bool> && requires(E& e) {
   e.set();
   e.reset();
   e.wait();
+  { e.wait_for(std::chrono::nanoseconds(1)) } -> std::same_as<bool>;
   { e.try_wait() } -> std::same_as<bool>;
 };
 
@@ -105,7 +119,8 @@ concept Platform = platform_detail::IntegralAtomicOf<P, int> &&
     requires(typename P::template cell<int>& c, typename P::mutex& m,
              typename P::template atomic<std::int32_t>& word, typename P::parker& parker,
              typename P::auto_reset_event& are, typename P::thread& t, std::coroutine_handle<> h,
-             void* frame, std::size_t n) {
+             typename P::counting_semaphore& sem, typename P::condition_variable& cv,
+             std::chrono::nanoseconds timeout, void* frame, std::size_t n) {
   {
     c.with([](const int& v) { return v; })
     } -> std::same_as<int>;
@@ -120,6 +135,17 @@ concept Platform = platform_detail::IntegralAtomicOf<P, int> &&
   parker.park();
   parker.unpark();
   P::yield();
+  P::pause();
+  { P::now() } -> std::same_as<std::chrono::steady_clock::time_point>;
+  sem.release();
+  sem.release(std::ptrdiff_t{2});
+  sem.acquire();
+  { sem.try_acquire() } -> std::same_as<bool>;
+  { sem.try_acquire_for(timeout) } -> std::same_as<bool>;
+  cv.wait(m);
+  { cv.wait_for(m, timeout) } -> std::same_as<std::cv_status>;
+  cv.notify_one();
+  cv.notify_all();
   P::atomic_thread_fence(std::memory_order_seq_cst);
   P::atomic_signal_fence(std::memory_order_seq_cst);
   P::post(h);
@@ -133,6 +159,7 @@ concept Platform = platform_detail::IntegralAtomicOf<P, int> &&
   P::frame_destroyed(h);
   { P::node_allocate(n) } -> std::same_as<void*>;
   P::node_deallocate(frame, n);
-} && std::constructible_from<typename P::thread, void (*)()>;
+} && std::constructible_from<typename P::thread, void (*)()> &&
+    std::constructible_from<typename P::counting_semaphore, std::ptrdiff_t>;
 
 }  // namespace syncstress

@@ -14,8 +14,10 @@
 
 #include <atomic>
 #include <bit>
+#include <chrono>
 #include <climits>
 #include <concepts>
+#include <condition_variable>
 #include <coroutine>
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +25,7 @@
 #include <mutex>
 #include <new>
 #include <optional>
+#include <semaphore>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -39,6 +42,9 @@ namespace real_detail {
 /// futex(FUTEX_WAIT_PRIVATE): sleeps while *word == expected. Returns on a wake, on a
 /// signal, or at once when the word already differs; callers re-check their condition.
 void futex_wait(const void* word, std::uint32_t expected) noexcept;
+/// futex_wait for at most `timeout`.
+void futex_wait_for(const void* word, std::uint32_t expected,
+                    std::chrono::nanoseconds timeout) noexcept;
 /// futex(FUTEX_WAKE_PRIVATE): wakes up to `count` threads sleeping on `word`.
 void futex_wake(const void* word, int count) noexcept;
 
@@ -72,6 +78,8 @@ class event_core {
   void reset();
   /// Blocks until the signal is handed to this thread (auto) or the event is set (manual).
   void wait(bool consume);
+  /// wait for at most `timeout`: false if it timed out (its wait is then off the queue).
+  bool wait_for(bool consume, std::chrono::nanoseconds timeout);
   bool try_wait(bool consume);
   /// Registers h to be posted to the pool when the signal is handed to it (auto-reset only).
   void register_wait(std::coroutine_handle<> h);
@@ -335,6 +343,95 @@ struct Real {
 
   /// sched_yield(2).
   static void yield(source_location = source_location::current()) noexcept;
+  /// The CPU's spin-wait hint (x86 `pause`, Arm `yield`); a no-op elsewhere.
+  static void pause(source_location = source_location::current()) noexcept;
+
+  /// std::chrono::steady_clock::now().
+  static std::chrono::steady_clock::time_point now(
+      source_location where = source_location::current()) noexcept {
+    real_detail::on_op(real_detail::op::clock_now, where);
+    return std::chrono::steady_clock::now();
+  }
+
+  /// std::counting_semaphore (a futex word): release adds tokens and wakes waiters, acquire
+  /// takes one, blocking while there is none. Never returns spuriously.
+  class counting_semaphore {
+   public:
+    /// Starts with `initial` tokens (>= 0).
+    explicit counting_semaphore(std::ptrdiff_t initial) : s_(initial) {}
+    counting_semaphore(const counting_semaphore&) = delete;
+    counting_semaphore& operator=(const counting_semaphore&) = delete;
+
+    /// Adds `n` tokens (n >= 1).
+    void release(std::ptrdiff_t n = 1, source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::semaphore_release, where);
+      s_.release(n);
+    }
+    void acquire(source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::semaphore_acquire, where);
+      s_.acquire();
+    }
+    bool try_acquire(source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::semaphore_try_acquire, where);
+      return s_.try_acquire();
+    }
+    /// acquire that gives up after `timeout` of steady_clock time: false then.
+    bool try_acquire_for(std::chrono::nanoseconds timeout,
+                         source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::semaphore_acquire, where);
+      return s_.try_acquire_for(timeout);
+    }
+
+   private:
+    std::counting_semaphore<> s_;
+  };
+
+  /// std::condition_variable_any over Real::mutex. wait unlocks the mutex and sleeps in one
+  /// step and locks it again before returning; it may return spuriously (as the standard's
+  /// may, and more often under stress, which injects spurious returns).
+  class condition_variable {
+   public:
+    condition_variable() = default;
+    condition_variable(const condition_variable&) = delete;
+    condition_variable& operator=(const condition_variable&) = delete;
+
+    /// Precondition: the caller holds `m`.
+    void wait(mutex& m, source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::condvar_wait, where);
+      relock lock{m, where};
+      if (real_detail::stress_active() && real_detail::stress_spurious_wakeup()) [[unlikely]] {
+        lock.unlock();
+        lock.lock();
+        return;
+      }
+      cv_.wait(lock);
+    }
+    /// wait until a notify, a spurious wake or `timeout` of steady_clock time.
+    std::cv_status wait_for(mutex& m, std::chrono::nanoseconds timeout,
+                            source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::condvar_wait, where);
+      relock lock{m, where};
+      return cv_.wait_for(lock, timeout);
+    }
+    void notify_one(source_location where = source_location::current()) noexcept {
+      real_detail::on_op(real_detail::op::condvar_notify, where);
+      cv_.notify_one();
+    }
+    void notify_all(source_location where = source_location::current()) noexcept {
+      real_detail::on_op(real_detail::op::condvar_notify, where);
+      cv_.notify_all();
+    }
+
+   private:
+    /// The mutex as the standard's wait takes it, its relocking traced at the caller's line.
+    struct relock {
+      mutex& m;
+      source_location where;
+      void lock() { m.lock(where); }
+      void unlock() { m.unlock(where); }
+    };
+    std::condition_variable_any cv_;
+  };
 
   /// std::atomic_thread_fence and std::atomic_signal_fence (stress mode may delay the thread
   /// at either, as at every operation).
@@ -389,6 +486,12 @@ struct Real {
     void wait(source_location where = source_location::current()) {
       real_detail::on_op(real_detail::op::event_wait, where);
       core_.wait(kWaitConsumes);
+    }
+    /// wait for at most `timeout` of steady_clock time: false if it timed out.
+    bool wait_for(std::chrono::nanoseconds timeout,
+                  source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::event_wait, where);
+      return core_.wait_for(kWaitConsumes, timeout);
     }
     /// True if the event is signaled, consuming the signal of an auto-reset event; never
     /// blocks, and never clears a manual-reset event.

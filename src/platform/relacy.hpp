@@ -36,6 +36,8 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <climits>
+#include <condition_variable>  // std::cv_status
 #include <coroutine>
 #include <csignal>
 #include <cstddef>
@@ -137,6 +139,7 @@ inline void* run_body(void* p) {
 
 /// The Relacy platform. All members are static functions or nested types.
 struct Relacy {
+  class condition_variable;
   template <class T>
   class atomic {
     static_assert(std::is_trivially_copyable_v<T>, "Platform atomics hold trivially copyable T");
@@ -287,6 +290,7 @@ struct Relacy {
     }
 
    private:
+    friend class condition_variable;
     rl::mutex m_;
   };
 
@@ -335,6 +339,16 @@ struct Relacy {
     rl::yield(1, relacy_detail::info(loc));
   }
 
+  /// A spin-wait hint: Relacy's yield, as yield().
+  static void pause(source_location loc = source_location::current()) {
+    rl::yield(1, relacy_detail::info(loc));
+  }
+
+  /// The iteration's clock: it starts at 0 and advances a microsecond at each call, so a loop
+  /// that polls it until a deadline ends. Relacy's timed waits do not read it: their timeouts
+  /// are Relacy's own choices.
+  static std::chrono::steady_clock::time_point now(source_location = source_location::current());
+
   /// Relacy's fences. A relaxed fence does nothing in C++, and Relacy refuses one: it is skipped.
   static void atomic_thread_fence(std::memory_order mo,
                                   source_location loc = source_location::current()) {
@@ -365,6 +379,10 @@ struct Relacy {
     void wait(source_location loc = source_location::current()) {
       (void)e_.wait(false, false, relacy_detail::info(loc));
     }
+    /// wait with a timeout Relacy chooses (the duration is not read): false if it timed out.
+    bool wait_for(std::chrono::nanoseconds, source_location loc = source_location::current()) {
+      return e_.wait(false, true, relacy_detail::info(loc)) == rl::sema_wakeup_reason_success;
+    }
     /// Consumes the signal of an auto-reset event; never blocks.
     bool try_wait(source_location loc = source_location::current()) {
       return e_.wait(true, false, relacy_detail::info(loc)) == rl::sema_wakeup_reason_success;
@@ -375,6 +393,73 @@ struct Relacy {
   };
   using auto_reset_event = win32_event<false>;
   using manual_reset_event = win32_event<true>;
+
+  /// A counting semaphore as Relacy models one (its POSIX sem_t): release adds tokens and
+  /// unblocks waiters, acquire takes one, blocking while there is none, never spuriously; the
+  /// timeout of try_acquire_for is Relacy's choice (the duration is not read).
+  class counting_semaphore {
+   public:
+    explicit counting_semaphore(std::ptrdiff_t initial,
+                                source_location loc = source_location::current()) {
+      s_.init(/*spurious_wakeups=*/false, static_cast<unsigned>(initial), kMaxCount,
+              relacy_detail::info(loc));
+    }
+    ~counting_semaphore() { s_.deinit(relacy_detail::info(source_location::current())); }
+    counting_semaphore(const counting_semaphore&) = delete;
+    counting_semaphore& operator=(const counting_semaphore&) = delete;
+
+    void release(std::ptrdiff_t n = 1, source_location loc = source_location::current()) {
+      unsigned previous = 0;
+      const bool added = s_.post(static_cast<unsigned>(n), previous, relacy_detail::info(loc));
+      check(added && n >= 1, "a semaphore's release adds 1 to INT_MAX tokens", loc);
+    }
+    void acquire(source_location loc = source_location::current()) {
+      (void)s_.wait(/*try_wait=*/false, /*is_timed=*/false, relacy_detail::info(loc));
+    }
+    bool try_acquire(source_location loc = source_location::current()) {
+      return s_.wait(true, false, relacy_detail::info(loc)) == rl::sema_wakeup_reason_success;
+    }
+    bool try_acquire_for(std::chrono::nanoseconds,
+                         source_location loc = source_location::current()) {
+      return s_.wait(false, true, relacy_detail::info(loc)) == rl::sema_wakeup_reason_success;
+    }
+
+   private:
+    static constexpr unsigned kMaxCount = INT_MAX;
+    rl::semaphore<rl::sem_tag_pthread> s_;
+  };
+
+  /// A condition variable as Relacy models one (std::condition_variable_any): wait unlocks the
+  /// mutex and blocks, then locks it again; it may return spuriously, and wait_for's timeout is
+  /// Relacy's choice (the duration is not read).
+  class condition_variable {
+   public:
+    explicit condition_variable(source_location loc = source_location::current()) {
+      cv_.init(/*allow_spurious_wakeups=*/true, relacy_detail::info(loc));
+    }
+    ~condition_variable() { cv_.deinit(relacy_detail::info(source_location::current())); }
+    condition_variable(const condition_variable&) = delete;
+    condition_variable& operator=(const condition_variable&) = delete;
+
+    void wait(mutex& m, source_location loc = source_location::current()) {
+      (void)cv_.wait(m.m_, /*is_timed=*/false, relacy_detail::info(loc));
+    }
+    std::cv_status wait_for(mutex& m, std::chrono::nanoseconds,
+                            source_location loc = source_location::current()) {
+      return cv_.wait(m.m_, true, relacy_detail::info(loc)) == rl::sema_wakeup_reason_timeout
+                 ? std::cv_status::timeout
+                 : std::cv_status::no_timeout;
+    }
+    void notify_one(source_location loc = source_location::current()) {
+      cv_.notify_one(relacy_detail::info(loc));
+    }
+    void notify_all(source_location loc = source_location::current()) {
+      cv_.notify_all(relacy_detail::info(loc));
+    }
+
+   private:
+    rl::condvar<rl::condvar_tag_std_any> cv_;
+  };
 
   /// Runs h on a fresh dynamic thread: the pool's worker, modelled.
   static void post(std::coroutine_handle<> h, source_location loc = source_location::current());
@@ -448,6 +533,7 @@ struct Relacy {
     friend void relacy_detail::take_dynamic_thread(const source_location& loc);
     std::unique_ptr<parker[]> parkers_;
     std::size_t dynamic_left_;
+    std::uint64_t clock_ns_ = 0;  // now()'s clock
   };
 
   /// The running test's scope (null between iterations); for this header's own functions.
@@ -530,6 +616,13 @@ inline Relacy::IterationScope::IterationScope(std::size_t threads, std::size_t d
 }
 
 inline Relacy::IterationScope::~IterationScope() { scope() = nullptr; }
+
+inline std::chrono::steady_clock::time_point Relacy::now(source_location) {
+  IterationScope* s = scope();
+  const std::uint64_t ns = s == nullptr ? 0 : (s->clock_ns_ += 1000);
+  return std::chrono::steady_clock::time_point(
+      std::chrono::nanoseconds(static_cast<std::int64_t>(ns)));
+}
 
 inline Relacy::parker& Relacy::current_parker(source_location loc) {
   IterationScope* s = scope();

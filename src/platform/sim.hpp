@@ -11,6 +11,7 @@
 // block forever throws std::logic_error.
 #pragma once
 
+#include <chrono>
 #include <concepts>
 #include <coroutine>
 #include <cstddef>
@@ -402,6 +403,20 @@ struct Sim {
   using parker = sim::parker;
   using auto_reset_event = sim::auto_reset_event;
   using manual_reset_event = sim::manual_reset_event;
+  using counting_semaphore = sim::counting_semaphore;
+  using condition_variable = sim::condition_variable;
+
+  /// The execution's virtual clock (sim/engine.hpp, "Timeouts"): it starts at 0 and advances by
+  /// a microsecond at each now() and to a timed wait's deadline when the wait times out. A step
+  /// that writes the clock, so a loop that polls it until a deadline ends. Outside an
+  /// execution: 0.
+  static std::chrono::steady_clock::time_point now(
+      source_location loc = source_location::current()) {
+    std::uint64_t ns = 0;
+    if (auto* e = sim::detail::t_engine) ns = e->clock_now(loc);
+    return std::chrono::steady_clock::time_point(
+        std::chrono::nanoseconds(static_cast<std::int64_t>(ns)));
+  }
 
   /// Blocks while `a` holds `expected`. Returns on a wake, at once if the value differs, or
   /// spuriously when Options::spurious_wakeups is on (a recorded choice, at the call or later
@@ -438,6 +453,13 @@ struct Sim {
   static void yield(source_location loc = source_location::current()) {
     if (auto* e = sim::detail::t_engine) {
       e->step(sim::detail::Kind::none, nullptr, "yield", {}, loc, sim::detail::Point::yield);
+    }
+  }
+
+  /// A CPU pause hint in a spin loop: a scheduling point, as yield is.
+  static void pause(source_location loc = source_location::current()) {
+    if (auto* e = sim::detail::t_engine) {
+      e->step(sim::detail::Kind::none, nullptr, "pause", {}, loc, sim::detail::Point::yield);
     }
   }
 

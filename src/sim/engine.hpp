@@ -18,6 +18,17 @@
 // (a step of its own, traced "spurious"). Nothing is asked when no such thread waits, or with
 // spurious wake-ups off: then the questions are exactly those of a runtime without them.
 //
+// Timeouts: a timed wait (counting_semaphore::try_acquire_for, condition_variable::wait_for)
+// has a deadline on the execution's virtual clock, which starts at 0 and moves only when
+// Sim::now() reads it (by kClockTickNs) or a wait times out (to that wait's deadline). While
+// such a wait blocks, the threads whose deadline is the earliest may time out at any later
+// scheduling point where some other thread could run, asked as a spurious wake is (the same
+// questions, the timed-out thread among the candidates); when no thread can run, time passes:
+// one of them times out without a question unless several share that deadline. In the reducing
+// search's executions a thread whose last timeout or spurious return led back to a wait with
+// nothing it read written since is not offered another (offers_spurious): a loop that only
+// times out is a deadlock, not a search that never ends.
+//
 // Teardown (an execution that ended early): the engine enters aborting mode, where no
 // operation schedules and blocking operations return at once. The unfinished fibers are then
 // resumed in turn from the host, pool workers first, and a fiber's next unwind point throws
@@ -85,12 +96,33 @@ enum class Kind : std::uint8_t {
   thread,
   pool,
   frame,
+  semaphore,
+  condvar,
+  clock,
   none,
   count
 };
 
 /// Why a thread is blocked.
-enum class Wait : std::uint8_t { none, address, mutex, parker, event, join, pool, spin, twin };
+enum class Wait : std::uint8_t {
+  none,
+  address,
+  mutex,
+  parker,
+  event,
+  join,
+  pool,
+  spin,
+  twin,
+  semaphore,
+  condvar
+};
+
+/// A wait with no timeout (Thread::deadline).
+inline constexpr std::uint64_t kNoDeadline = ~std::uint64_t{0};
+/// What Sim::now() advances the virtual clock by: reading the clock takes time, so a loop that
+/// polls it until a deadline ends.
+inline constexpr std::uint64_t kClockTickNs = 1000;
 
 /// How an operation behaves in teardown. Operations that a spin or wait loop is made of
 /// (loads, CAS, yield, try_*) are unwind points: in teardown they throw Unwind on entry.
@@ -177,6 +209,10 @@ struct Thread {
   bool may_wake_spuriously = false;
   /// Woken so: its wait returns as a spurious one.
   bool woken_spuriously = false;
+  /// A timed wait's deadline on the virtual clock (kNoDeadline: untimed), while blocked in it;
+  /// timed_out: the wait ended by its timeout (Engine::wake_spuriously).
+  std::uint64_t deadline = kNoDeadline;
+  bool timed_out = false;
   /// In the reducing search's executions (Engine::offers_spurious): it returned spuriously from a
   /// wait, and nothing it read before that wait has been written since, by it or another thread.
   bool spurious_spent = false;
@@ -308,7 +344,8 @@ class Engine {
     ++steps_;
     if (observe_ || tracing_) [[unlikely]] {
       note_block(kind, obj, op, values, loc,
-                 wait != Wait::join && wait != Wait::mutex && wait != Wait::twin);
+                 wait != Wait::join && wait != Wait::mutex && wait != Wait::twin &&
+                     wait != Wait::semaphore);
     }
     return schedule(false, after);
   }
@@ -397,9 +434,30 @@ class Engine {
   bool mutex_try_lock(mutex& m, source_location loc);
   void park(parker& p, source_location loc);
   void unpark(parker& p, source_location loc);
+  void semaphore_release(counting_semaphore& s, std::ptrdiff_t n, source_location loc);
+  /// Takes a token, blocking while there is none, until `deadline` on the virtual clock
+  /// (kNoDeadline: none); false when it timed out.
+  bool semaphore_acquire(counting_semaphore& s, std::uint64_t deadline, source_location loc);
+  bool semaphore_try_acquire(counting_semaphore& s, source_location loc);
+  /// Unlocks `m` and blocks on `cv` in one step, until a notify, a spurious wake or `deadline`,
+  /// then locks `m` again; false when it timed out.
+  bool condvar_wait(condition_variable& cv, mutex& m, std::uint64_t deadline, source_location loc);
+  void condvar_notify(condition_variable& cv, bool all, source_location loc);
+  /// Sim::now(): advances the virtual clock by kClockTickNs and returns it (a step that writes
+  /// the clock).
+  std::uint64_t clock_now(source_location loc);
+  /// The virtual clock `timeout` from now (saturating; a negative timeout is now).
+  std::uint64_t deadline_after(std::int64_t timeout_ns) const {
+    if (timeout_ns <= 0) return clock_;
+    const auto d = static_cast<std::uint64_t>(timeout_ns);
+    return d >= kNoDeadline - clock_ ? kNoDeadline - 1 : clock_ + d;
+  }
   void event_set(bool& signaled, bool manual, const void* obj, source_location loc);
   void event_reset(bool& signaled, bool manual, const void* obj, source_location loc);
-  void event_wait(bool& signaled, bool manual, const void* obj, source_location loc);
+  /// An event's wait, until `deadline` on the virtual clock (kNoDeadline: none); false when it
+  /// timed out.
+  bool event_wait(bool& signaled, bool manual, const void* obj, std::uint64_t deadline,
+                  source_location loc);
   bool event_try_wait(bool& signaled, bool manual, const void* obj, source_location loc);
   /// Starts a user thread; returns its id.
   ThreadId spawn(std::function<void()> fn, const source_location& loc);
@@ -469,10 +527,10 @@ class Engine {
   /// step() with its trace entry and observed accesses, or in teardown.
   void step_noted(Kind kind, const void* obj, std::string_view op, TraceValues values,
                   source_location loc, Point point, bool writes);
-  /// A blocking step's trace entry and, where `observed`, its accesses. A join or a lock that
-  /// blocks is not observed: the exit or unlock it waits for wakes every waiter (a lock's
-  /// waiters then try again), so whether a thread waited before it or came after it changes
-  /// nothing another thread can see.
+  /// A blocking step's trace entry and, where `observed`, its accesses. A join, a lock or a
+  /// semaphore's acquire that blocks is not observed: the exit, unlock or release it waits for
+  /// wakes every waiter (a lock's or a semaphore's waiters then try again), so whether a thread
+  /// waited before it or came after it changes nothing another thread can see.
   void note_block(Kind kind, const void* obj, std::string_view op, TraceValues values,
                   source_location loc, bool observed);
   /// What schedule() does once its thread runs again and finds the execution ended (teardown).
@@ -505,16 +563,19 @@ class Engine {
   void exceed_step_bound();
   bool ask_next_thread(const Thread& cur, bool yielded, std::size_t* index);
   /// How a platform wait that blocked ended.
-  enum class WaitEnd : std::uint8_t { woken, spurious, teardown };
-  /// Blocks the current thread in a platform wait that may end spuriously (wait_on_address,
-  /// park; see "Spurious wake-ups while blocked" in the file comment). Woken spuriously, the wait
-  /// takes a step of its own, `op` on `obj` with `values` and "spurious", as a spurious return at
-  /// the call does, before returning WaitEnd::spurious.
+  enum class WaitEnd : std::uint8_t { woken, spurious, timeout, teardown };
+  /// Blocks the current thread in a platform wait that may end spuriously (`spurious`:
+  /// wait_on_address, park, a condition variable's wait; see "Spurious wake-ups while blocked"
+  /// in the file comment) or, with a `deadline`, by its timeout ("Timeouts"). Woken so, the
+  /// wait takes a step of its own, `op` on `obj` with `values` and "spurious" or "timed out", as
+  /// a spurious return at the call does, before returning WaitEnd::spurious or ::timeout.
   WaitEnd block_platform_wait(Kind kind, const void* obj, Wait wait, std::string_view op,
-                              TraceValues values, const source_location& loc, Point point);
+                              TraceValues values, const source_location& loc, Point point,
+                              std::uint64_t deadline = kNoDeadline, bool spurious = true);
   /// At a scheduling point after `cur`'s step: whether to wake a thread blocked in a platform
-  /// wait spuriously, and which (recorded choices, asked only when one could be). Returns the
-  /// woken thread, which must run next, or null.
+  /// wait spuriously or by its timeout, and which (recorded choices, asked only when one could
+  /// be; with no thread runnable only a timeout, without the first question). Returns the woken
+  /// thread, which must run next, or null.
   Thread* wake_spuriously(const Thread& cur);
   /// Symmetric actors, in the reducing search's executions: of two threads that run the same
   /// body with the same parameters, the later started makes its first access to a shared
@@ -602,6 +663,15 @@ class Engine {
   void touch_acquisitions(const void* obj) {
     accesses_.push_back(Access{facet_id(obj, Facet::acquisitions), true});
   }
+  /// A semaphore's acquire, as a reducing search sees it: a write of the semaphore and of its
+  /// acquisitions' chain, so that two acquires are a race even when a release came between.
+  /// `last_token`: it takes the one token there is, which only the last write (a release from
+  /// none) can have given, so it is ordered after that write, never reordered before it.
+  void observe_acquisition(const void* obj, bool last_token) {
+    if (!observe_ || aborting_) return;
+    touch(obj, true, last_token);
+    touch_acquisitions(obj);
+  }
   /// Parts of an object that a reducing search sees as objects of their own, each named by the
   /// object's id with a bit of its own set (the bit is its value).
   enum class Facet : unsigned { met = 60, acquisitions = 61, waiters = 62 };
@@ -678,6 +748,10 @@ class Engine {
   Memory memory_;
   /// What a seq_cst fence touches, for a reducing search (their order is what they order).
   char sc_fences_ = 0;
+  /// The execution's virtual clock in nanoseconds (see "Timeouts" in the file comment), and
+  /// how many threads block in a timed wait (counted by block_platform_wait).
+  std::uint64_t clock_ = 0;
+  std::uint32_t timed_waiters_ = 0;
   bool tracing_;
   bool spin_reduction_;
   /// The filter_bit of every object a thread has kept a read of in this execution: a write to

@@ -56,7 +56,10 @@ ExecutionResult Engine::run(Strategy& strategy, const Execution& execution,
     name_fixed_object(&queue_, FixedObject::engine, 0);
     name_fixed_object(&host_parker_, FixedObject::engine, 1);
     name_fixed_object(&sc_fences_, FixedObject::engine, 2);
+    name_fixed_object(&clock_, FixedObject::engine, 3);
   }
+  clock_ = 0;
+  timed_waiters_ = 0;
   reduced_ = execution.reduced;
   c11_ = execution.memory == MemoryModel::c11;
   if (c11_) memory_.reset();
@@ -144,6 +147,8 @@ ThreadId Engine::new_thread(std::function<void()> fn, bool worker) {
   t.handed = false;
   t.may_wake_spuriously = false;
   t.woken_spuriously = false;
+  t.deadline = kNoDeadline;
+  t.timed_out = false;
   t.spurious_spent = false;
   t.wait_reads_size = 0;
   t.abort_ops = 0;

@@ -15,8 +15,9 @@ namespace detail {
 
 namespace {
 
-constexpr std::string_view kKindNames[] = {
-    "atomic", "mutex", "auto_event", "manual_event", "parker", "thread", "pool", "frame", "-"};
+constexpr std::string_view kKindNames[] = {"atomic",    "mutex",   "auto_event", "manual_event",
+                                           "parker",    "thread",  "pool",       "frame",
+                                           "semaphore", "condvar", "clock",      "-"};
 
 // Names given outside any execution; they last for the OS thread.
 std::map<const void*, std::string>& static_names() {
@@ -82,6 +83,8 @@ std::string Engine::name_of(Kind kind, const void* obj) {
       return "pool";
     case Kind::frame:
       return "frame";
+    case Kind::clock:
+      return "clock";
     default:
       break;
   }

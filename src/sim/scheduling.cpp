@@ -34,11 +34,11 @@ void Engine::record(Kind kind, const void* obj, std::string_view op, std::string
 
 bool Engine::schedule(bool yielded, After after) {
   Thread& cur = *current_;
-  // Before the step is reported: a spurious wake is part of it (see engine.hpp). Not when the
-  // step bound ends the execution below, nor when no other thread could run (a deadlock stays
-  // one: a wait that only a spurious wake-up ends is a bug).
+  // Before the step is reported: a spurious wake or a timeout is part of it (see engine.hpp).
+  // Not when the step bound ends the execution below. With no other thread runnable, only a
+  // timeout (a deadlock stays one: a wait that only a spurious wake-up ends is a bug).
   Thread* woken = nullptr;
-  if (spurious_wakeups_on_ && !runnable_.empty() && steps_ <= options_.max_steps) {
+  if ((spurious_wakeups_on_ || timed_waiters_ != 0) && steps_ <= options_.max_steps) {
     woken = wake_spuriously(cur);
     if (aborting_) return in_teardown(after);  // the strategy refused to answer
   }
@@ -184,46 +184,73 @@ bool Engine::ask_next_thread(const Thread& cur, bool yielded, std::size_t* index
 }
 
 Thread* Engine::wake_spuriously(const Thread& cur) {
+  // No thread runnable: time passes, and the earliest deadline's wait times out.
+  const bool time_passes = runnable_.empty();
+  auto offered = [&](const Thread& t) { return t.state == State::blocked && offers_spurious(t); };
+  std::uint64_t earliest = kNoDeadline;
+  if (timed_waiters_ != 0) {
+    for (std::uint32_t i = 0; i < thread_count_; ++i) {
+      const Thread& t = *threads_[i];
+      if (t.deadline < earliest && offered(t)) earliest = t.deadline;
+    }
+  }
   spurious_candidates_.clear();
   for (std::uint32_t i = 0; i < thread_count_; ++i) {
     Thread& t = *threads_[i];
-    // The thread that has just blocked is not offered: a return at once is the call's own
+    if (!offered(t)) continue;
+    // A timeout: the thread that has just blocked too, whose wait may time out before anyone
+    // else acts. A spurious wake: not that thread, whose return at once is the call's own
     // spurious return (Engine::wait_on_address, Engine::park).
-    if (t.state == State::blocked && t.may_wake_spuriously && &t != &cur && offers_spurious(t)) {
-      spurious_candidates_.push_back(&t);
-    }
+    const bool times_out = t.deadline == earliest && earliest != kNoDeadline;
+    const bool wakes = t.may_wake_spuriously && !time_passes && &t != &cur;
+    if (times_out || wakes) spurious_candidates_.push_back(&t);
   }
-  if (spurious_candidates_.empty() || !inject(true)) return nullptr;
+  if (spurious_candidates_.empty()) return nullptr;
+  if (!time_passes && !inject(true)) return nullptr;
   Thread& t = *spurious_candidates_[choose(spurious_candidates_.size())];
   if (aborting_) return nullptr;
   // Off the wait list, as a wake by another thread takes it: ordered against the waits, wakes
   // and unparks on the object. The woken thread's return is a step of its own.
   if (observe_) touch_waiters(t.wait_obj);
-  t.woken_spuriously = true;
+  if (t.deadline == earliest && earliest != kNoDeadline) {
+    t.timed_out = true;
+    if (t.deadline > clock_) clock_ = t.deadline;
+    if (observe_) touch(&clock_, true);
+  } else {
+    t.woken_spuriously = true;
+  }
   wake(t, false);
   return &t;
 }
 
 Engine::WaitEnd Engine::block_platform_wait(Kind kind, const void* obj, Wait wait,
                                             std::string_view op, TraceValues values,
-                                            const source_location& loc, Point point) {
+                                            const source_location& loc, Point point,
+                                            std::uint64_t deadline, bool spurious) {
   Thread& self = *current_;
-  // Kept for the trace of a spurious return; only when one can happen.
-  std::string spurious_values;
-  if (tracing_ && spurious_wakeups_on_) {
-    spurious_values = values.str();
-    if (!spurious_values.empty()) spurious_values += ", ";
+  // Kept for the trace of a spurious return or a timeout; only when one can happen.
+  std::string end_values;
+  const bool may_end_early = (spurious && spurious_wakeups_on_) || deadline != kNoDeadline;
+  if (tracing_ && may_end_early) {
+    end_values = values.str();
+    if (!end_values.empty()) end_values += ", ";
   }
-  self.may_wake_spuriously = spurious_wakeups_on_;
+  self.may_wake_spuriously = spurious && spurious_wakeups_on_;
+  self.deadline = deadline;
+  if (deadline != kNoDeadline) ++timed_waiters_;
   const bool blocked = block(kind, obj, wait, op, values, loc);
+  if (deadline != kNoDeadline) --timed_waiters_;
+  self.deadline = kNoDeadline;
   self.may_wake_spuriously = false;
   if (!blocked) return WaitEnd::teardown;
-  if (!self.woken_spuriously) return WaitEnd::woken;
+  if (!self.woken_spuriously && !self.timed_out) return WaitEnd::woken;
+  const bool timed_out = self.timed_out;
   self.woken_spuriously = false;
+  self.timed_out = false;
   self.spurious_spent = true;
-  if (tracing_) spurious_values += "spurious";
-  step(kind, obj, op, spurious_values, loc, point, /*writes=*/false);
-  return WaitEnd::spurious;
+  if (tracing_) end_values += timed_out ? "timed out" : "spurious";
+  step(kind, obj, op, end_values, loc, point, /*writes=*/false);
+  return timed_out ? WaitEnd::timeout : WaitEnd::spurious;
 }
 
 std::uint64_t Engine::choose(std::uint64_t bound) {

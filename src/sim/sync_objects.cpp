@@ -212,26 +212,35 @@ void Engine::event_reset(bool& signaled, bool manual, const void* obj, source_lo
   step(manual ? Kind::manual_reset_event : Kind::auto_reset_event, obj, "reset", {}, loc);
 }
 
-void Engine::event_wait(bool& signaled, bool manual, const void* obj, source_location loc) {
+bool Engine::event_wait(bool& signaled, bool manual, const void* obj, std::uint64_t deadline,
+                        source_location loc) {
   before(obj, loc, true);
   const Kind kind = manual ? Kind::manual_reset_event : Kind::auto_reset_event;
   if (aborting_) {
     abort_point();
-    return;
+    return false;
   }
+  const std::string_view op = deadline == kNoDeadline ? "wait" : "wait_for";
   for (;;) {
     if (signaled) {
       if (!manual) signaled = false;
       if (c11()) memory_.acquire(current_->id, obj);
-      step(kind, obj, "wait", "signaled", loc);
-      return;
+      step(kind, obj, op, "signaled", loc);
+      return true;
     }
-    if (!block(kind, obj, Wait::event, "wait", {}, loc)) return;
+    if (deadline == kNoDeadline) {
+      if (!block(kind, obj, Wait::event, op, {}, loc)) return false;
+    } else {
+      if (reduced_) note_wait_reads(*current_, obj);
+      const WaitEnd end = block_platform_wait(kind, obj, Wait::event, op, {}, loc, Point::unwind,
+                                              deadline, /*spurious=*/false);
+      if (end == WaitEnd::timeout || end == WaitEnd::teardown) return false;
+    }
     if (current_->handed) {
       // Win32: the setter satisfied this wait at set time.
       current_->handed = false;
       if (c11()) memory_.acquire(current_->id, obj);
-      return;
+      return true;
     }
   }
 }
@@ -245,6 +254,145 @@ bool Engine::event_try_wait(bool& signaled, bool manual, const void* obj, source
   step(kind, obj, "try_wait", got ? "signaled" : "not signaled", loc, Point::unwind,
        /*writes=*/got && !manual);
   return got;
+}
+
+void Engine::semaphore_release(counting_semaphore& s, std::ptrdiff_t n, source_location loc) {
+  before(&s, loc, true);
+  if (n < 1 && !aborting_) {
+    violation(Outcome::violation, "check",
+              "release of " + std::to_string(n) + " tokens of " + name_of(Kind::semaphore, &s) +
+                  ": a release adds at least one",
+              &loc);
+    return;
+  }
+  const std::ptrdiff_t before_release = s.count_;
+  s.count_ += n;
+  if (c11()) memory_.release(current_->id, &s);
+  if (!aborting_) wake_all_waiters(&s, Wait::semaphore);  // every waiter retries
+  auto counts = [&] {
+    return "count " + std::to_string(before_release) + " -> " + std::to_string(s.count_);
+  };
+  step(Kind::semaphore, &s, "release", counts, loc);
+}
+
+bool Engine::semaphore_acquire(counting_semaphore& s, std::uint64_t deadline, source_location loc) {
+  before(&s, loc, true);
+  if (aborting_) {
+    abort_point();
+    return false;
+  }
+  const std::string_view op = deadline == kNoDeadline ? "acquire" : "try_acquire_for";
+  auto empty = [] { return std::string("count 0"); };
+  while (s.count_ == 0) {
+    if (deadline == kNoDeadline) {
+      if (!block(Kind::semaphore, &s, Wait::semaphore, op, empty, loc)) return false;
+      continue;
+    }
+    if (reduced_) note_wait_reads(*current_, &s);
+    const WaitEnd end = block_platform_wait(Kind::semaphore, &s, Wait::semaphore, op, empty, loc,
+                                            Point::unwind, deadline, /*spurious=*/false);
+    if (end == WaitEnd::timeout || end == WaitEnd::teardown) return false;
+  }
+  observe_acquisition(&s, s.count_ == 1);
+  --s.count_;
+  if (c11()) memory_.acquire(current_->id, &s);
+  auto counts = [&] {
+    return "count " + std::to_string(s.count_ + 1) + " -> " + std::to_string(s.count_);
+  };
+  step(Kind::semaphore, &s, op, counts, loc);
+  return true;
+}
+
+bool Engine::semaphore_try_acquire(counting_semaphore& s, source_location loc) {
+  before(&s, loc, s.count_ > 0);
+  if (s.count_ > 0) {
+    observe_acquisition(&s, false);
+    --s.count_;
+    if (c11()) memory_.acquire(current_->id, &s);
+    auto counts = [&] {
+      return "count " + std::to_string(s.count_ + 1) + " -> " + std::to_string(s.count_);
+    };
+    step(Kind::semaphore, &s, "try_acquire", counts, loc, Point::unwind);
+    return true;
+  }
+  step(Kind::semaphore, &s, "try_acquire", "count 0, failed", loc, Point::unwind,
+       /*writes=*/false);
+  return false;
+}
+
+bool Engine::condvar_wait(condition_variable& cv, mutex& m, std::uint64_t deadline,
+                          source_location loc) {
+  before(&cv, loc, true);
+  if (aborting_) {
+    abort_point();
+    return true;
+  }
+  if (!m.held_ || m.owner_ != current_id()) {
+    violation(Outcome::violation, "check",
+              "wait on " + name_of(Kind::condvar, &cv) + " by a thread that does not hold " +
+                  name_of(Kind::mutex, &m),
+              &loc);
+    return true;
+  }
+  const std::string_view op = deadline == kNoDeadline ? "wait" : "wait_for";
+  // The unlock is part of the wait's step: nobody can notify in between.
+  m.held_ = false;
+  if (c11()) memory_.release(current_->id, &m);
+  wake_all_waiters(&m, Wait::mutex);
+  if (observe_) touch(&m, true);
+  auto unlocks = [&] { return "unlocks " + name_of(Kind::mutex, &m); };
+  if (reduced_) note_wait_reads(*current_, &cv);
+  WaitEnd end = WaitEnd::woken;
+  if (inject(spurious_wakeups_on_ && offers_spurious(*current_))) {
+    // Not a write for the spin reduction: the unlock and the lock after it leave the mutex as
+    // it was, and a spurious return that changed nothing must not be offered again.
+    auto spurious = [&] { return unlocks() + ", spurious"; };
+    step(Kind::condvar, &cv, op, spurious, loc, Point::unwind, /*writes=*/false);
+    end = WaitEnd::spurious;
+  } else {
+    end = block_platform_wait(Kind::condvar, &cv, Wait::condvar, op, unlocks, loc, Point::plain,
+                              deadline);
+    if (end == WaitEnd::teardown) return true;
+  }
+  mutex_lock(m, loc);
+  if (aborting_) return end != WaitEnd::timeout;
+  if (end == WaitEnd::woken) {
+    if (c11()) memory_.acquire(current_->id, &cv);
+  } else {
+    // The lock wrote the mutex; the wait's return itself changed nothing.
+    current_->spurious_spent = true;
+  }
+  return end != WaitEnd::timeout;
+}
+
+void Engine::condvar_notify(condition_variable& cv, bool all, source_location loc) {
+  before(&cv, loc, true);
+  if (aborting_) {
+    abort_point();
+    return;
+  }
+  if (c11()) memory_.release(current_->id, &cv);
+  std::size_t woken = 0;
+  if (all) {
+    woken = wake_all_waiters(&cv, Wait::condvar);
+  } else {
+    collect_waiters(&cv, Wait::condvar);
+    if (!scratch_.empty()) {
+      wake(*scratch_[choose(scratch_.size())], false);
+      woken = 1;
+    }
+  }
+  auto woke = [woken] { return "woke " + std::to_string(woken); };
+  step(Kind::condvar, &cv, all ? "notify_all" : "notify_one", woke, loc);
+}
+
+std::uint64_t Engine::clock_now(source_location loc) {
+  before(&clock_, loc, true);
+  if (!aborting_) clock_ += kClockTickNs;
+  const std::uint64_t now = clock_;
+  auto shown = [now] { return std::to_string(now) + " ns"; };
+  step(Kind::clock, &clock_, "now", shown, loc, Point::unwind);
+  return now;
 }
 
 }  // namespace detail
@@ -291,9 +439,18 @@ void auto_reset_event::reset(source_location loc) {
   signaled_ = false;
 }
 void auto_reset_event::wait(source_location loc) {
-  if (Engine* e = t_engine) return e->event_wait(signaled_, false, this, loc);
+  if (Engine* e = t_engine) {
+    e->event_wait(signaled_, false, this, detail::kNoDeadline, loc);
+    return;
+  }
   if (!signaled_) throw std::logic_error("sim::auto_reset_event::wait would block forever");
   signaled_ = false;
+}
+bool auto_reset_event::wait_for(std::chrono::nanoseconds timeout, source_location loc) {
+  if (Engine* e = t_engine) {
+    return e->event_wait(signaled_, false, this, e->deadline_after(timeout.count()), loc);
+  }
+  return std::exchange(signaled_, false);
 }
 bool auto_reset_event::try_wait(source_location loc) {
   if (Engine* e = t_engine) return e->event_try_wait(signaled_, false, this, loc);
@@ -312,12 +469,74 @@ void manual_reset_event::reset(source_location loc) {
   signaled_ = false;
 }
 void manual_reset_event::wait(source_location loc) {
-  if (Engine* e = t_engine) return e->event_wait(signaled_, true, this, loc);
+  if (Engine* e = t_engine) {
+    e->event_wait(signaled_, true, this, detail::kNoDeadline, loc);
+    return;
+  }
   if (!signaled_) throw std::logic_error("sim::manual_reset_event::wait would block forever");
+}
+bool manual_reset_event::wait_for(std::chrono::nanoseconds timeout, source_location loc) {
+  if (Engine* e = t_engine) {
+    return e->event_wait(signaled_, true, this, e->deadline_after(timeout.count()), loc);
+  }
+  return signaled_;
 }
 bool manual_reset_event::try_wait(source_location loc) {
   if (Engine* e = t_engine) return e->event_try_wait(signaled_, true, this, loc);
   return signaled_;
+}
+
+counting_semaphore::counting_semaphore(std::ptrdiff_t initial) : count_(initial) {
+  if (initial < 0) throw std::invalid_argument("sim::counting_semaphore: a negative count");
+  detail::register_object(Kind::semaphore, this);
+}
+void counting_semaphore::release(std::ptrdiff_t n, source_location loc) {
+  if (Engine* e = t_engine) return e->semaphore_release(*this, n, loc);
+  count_ += n;
+}
+void counting_semaphore::acquire(source_location loc) {
+  if (Engine* e = t_engine) {
+    e->semaphore_acquire(*this, detail::kNoDeadline, loc);
+    return;
+  }
+  if (count_ == 0) throw std::logic_error("sim::counting_semaphore::acquire would block forever");
+  --count_;
+}
+bool counting_semaphore::try_acquire(source_location loc) {
+  if (Engine* e = t_engine) return e->semaphore_try_acquire(*this, loc);
+  if (count_ == 0) return false;
+  --count_;
+  return true;
+}
+bool counting_semaphore::try_acquire_for(std::chrono::nanoseconds timeout, source_location loc) {
+  if (Engine* e = t_engine) {
+    return e->semaphore_acquire(*this, e->deadline_after(timeout.count()), loc);
+  }
+  return try_acquire(loc);
+}
+
+condition_variable::condition_variable() { detail::register_object(Kind::condvar, this); }
+void condition_variable::wait(mutex& m, source_location loc) {
+  if (Engine* e = t_engine) {
+    e->condvar_wait(*this, m, detail::kNoDeadline, loc);
+    return;
+  }
+  throw std::logic_error("sim::condition_variable::wait would block forever");
+}
+std::cv_status condition_variable::wait_for(mutex& m, std::chrono::nanoseconds timeout,
+                                            source_location loc) {
+  if (Engine* e = t_engine) {
+    return e->condvar_wait(*this, m, e->deadline_after(timeout.count()), loc)
+               ? std::cv_status::no_timeout
+               : std::cv_status::timeout;
+  }
+  return std::cv_status::timeout;  // nobody can notify: the time passes
+}
+void condition_variable::notify_one(source_location loc) {
+  if (Engine* e = t_engine) e->condvar_notify(*this, false, loc);
+}
+void condition_variable::notify_all(source_location loc) {
+  if (Engine* e = t_engine) e->condvar_notify(*this, true, loc);
 }
 
 }  // namespace syncstress::sim

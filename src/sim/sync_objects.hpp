@@ -1,9 +1,13 @@
 // The sim runtime's synchronization objects: a mutex, a parker, auto- and manual-reset events,
-// which the Sim platform offers as Sim::mutex, Sim::parker, ... Inside an execution each
+// a counting semaphore and a condition variable, which the Sim platform offers as Sim::mutex,
+// Sim::parker, ... Inside an execution each
 // operation is a scheduling point performed by the engine; outside one it acts directly on the
 // object, single-threaded, and one that would block forever throws std::logic_error.
 #pragma once
 
+#include <chrono>
+#include <condition_variable>  // std::cv_status
+#include <cstddef>
 #include <source_location>
 
 #include "schedules/strategy.hpp"
@@ -67,6 +71,9 @@ class auto_reset_event {
   void reset(source_location loc = source_location::current());
   /// Blocks until signaled; consumes the signal.
   void wait(source_location loc = source_location::current());
+  /// wait until `timeout` on the virtual clock: false if it timed out (sim/engine.hpp,
+  /// "Timeouts").
+  bool wait_for(std::chrono::nanoseconds timeout, source_location loc = source_location::current());
   /// Consumes the signal if set; never blocks.
   bool try_wait(source_location loc = source_location::current());
 
@@ -84,11 +91,57 @@ class manual_reset_event {
   void set(source_location loc = source_location::current());
   void reset(source_location loc = source_location::current());
   void wait(source_location loc = source_location::current());
+  bool wait_for(std::chrono::nanoseconds timeout, source_location loc = source_location::current());
   bool try_wait(source_location loc = source_location::current());
 
  private:
   friend class detail::Engine;
   bool signaled_;
+};
+
+/// A counting semaphore (std::counting_semaphore, sem_t): release adds tokens and makes every
+/// blocked acquirer runnable to retry, so the strategy decides who gets them; acquire takes one,
+/// blocking while there is none. Never returns spuriously.
+class counting_semaphore {
+ public:
+  /// Starts with `initial` tokens (>= 0).
+  explicit counting_semaphore(std::ptrdiff_t initial);
+  counting_semaphore(const counting_semaphore&) = delete;
+  counting_semaphore& operator=(const counting_semaphore&) = delete;
+  /// Adds `n` tokens (n >= 1; a negative or zero n is a violation).
+  void release(std::ptrdiff_t n = 1, source_location loc = source_location::current());
+  /// Takes a token, blocking while there is none.
+  void acquire(source_location loc = source_location::current());
+  /// Takes a token if there is one; never blocks.
+  bool try_acquire(source_location loc = source_location::current());
+  /// acquire that gives up once `timeout` has passed on the virtual clock (false then); the
+  /// timeout is a recorded choice at any later scheduling point (sim/engine.hpp, "Timeouts").
+  bool try_acquire_for(std::chrono::nanoseconds timeout,
+                       source_location loc = source_location::current());
+
+ private:
+  friend class detail::Engine;
+  std::ptrdiff_t count_;
+};
+
+/// A condition variable over sim's mutex (std::condition_variable_any). wait unlocks the mutex
+/// and blocks in one step, and locks it again once woken: by a notify, spuriously when
+/// Options::spurious_wakeups is on (a recorded choice, at the call or later while blocked), or,
+/// for wait_for, by its timeout.
+class condition_variable {
+ public:
+  condition_variable();
+  condition_variable(const condition_variable&) = delete;
+  condition_variable& operator=(const condition_variable&) = delete;
+  /// Precondition: the calling thread holds `m` (else a violation).
+  void wait(mutex& m, source_location loc = source_location::current());
+  /// wait until a notify, a spurious wake or `timeout` on the virtual clock: cv_status::timeout
+  /// then.
+  std::cv_status wait_for(mutex& m, std::chrono::nanoseconds timeout,
+                          source_location loc = source_location::current());
+  /// Wakes one waiter (chosen by the strategy if several) or, notify_all, every waiter.
+  void notify_one(source_location loc = source_location::current());
+  void notify_all(source_location loc = source_location::current());
 };
 
 }  // namespace syncstress::sim

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <vector>
 
@@ -18,6 +19,18 @@ namespace real_detail {
 void futex_wait(const void* word, std::uint32_t expected) noexcept {
   // EAGAIN (value differs), EINTR and a plain wake all mean "re-check": nothing to report.
   ::syscall(SYS_futex, const_cast<void*>(word), FUTEX_WAIT_PRIVATE, expected, nullptr, nullptr, 0);
+}
+
+void futex_wait_for(const void* word, std::uint32_t expected,
+                    std::chrono::nanoseconds timeout) noexcept {
+  if (timeout <= std::chrono::nanoseconds::zero()) return;
+  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(timeout);
+  timespec relative{};
+  relative.tv_sec = static_cast<time_t>(seconds.count());
+  relative.tv_nsec = static_cast<long>((timeout - seconds).count());
+  // ETIMEDOUT, EAGAIN, EINTR and a wake all mean "re-check".
+  ::syscall(SYS_futex, const_cast<void*>(word), FUTEX_WAIT_PRIVATE, expected, &relative, nullptr,
+            0);
 }
 
 void futex_wake(const void* word, int count) noexcept {
@@ -178,6 +191,35 @@ void event_core::wait(bool consume) {
   std::lock_guard lock(mutex_);
 }
 
+bool event_core::wait_for(bool consume, std::chrono::nanoseconds timeout) {
+  thread_waiter me;
+  {
+    std::lock_guard lock(mutex_);
+    if (signaled_) {
+      if (consume) signaled_ = false;
+      return true;
+    }
+    waits_.push_back(event_wait{&me, {}});
+  }
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  // acquire pairs with the release store in release_thread.
+  while (me.released.load(std::memory_order_acquire) == 0) {
+    const auto left = deadline - std::chrono::steady_clock::now();
+    if (left <= std::chrono::nanoseconds::zero()) break;
+    futex_wait_for(&me.released, 0, left);
+  }
+  std::lock_guard lock(mutex_);
+  // A setter that took the lock first has handed this wait the signal: it counts.
+  if (me.released.load(std::memory_order_acquire) != 0) return true;
+  for (auto it = waits_.begin(); it != waits_.end(); ++it) {
+    if (it->thread == &me) {
+      waits_.erase(it);
+      break;
+    }
+  }
+  return false;
+}
+
 bool event_core::try_wait(bool consume) {
   std::lock_guard lock(mutex_);
   if (!signaled_) return false;
@@ -263,6 +305,15 @@ Real::parker& Real::current_parker(source_location) noexcept {
 void Real::yield(source_location where) noexcept {
   real_detail::on_op(real_detail::op::yield, where);
   ::sched_yield();
+}
+
+void Real::pause(source_location where) noexcept {
+  real_detail::on_op(real_detail::op::pause, where);
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
 }
 
 Real::failures Real::take_failures() {

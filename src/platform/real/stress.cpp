@@ -274,6 +274,20 @@ std::string_view op_name(real_detail::op kind) {
       return "atomic_thread_fence";
     case op::signal_fence:
       return "atomic_signal_fence";
+    case op::semaphore_release:
+      return "semaphore.release";
+    case op::semaphore_acquire:
+      return "semaphore.acquire";
+    case op::semaphore_try_acquire:
+      return "semaphore.try_acquire";
+    case op::condvar_wait:
+      return "condition_variable.wait";
+    case op::condvar_notify:
+      return "condition_variable.notify";
+    case op::clock_now:
+      return "now";
+    case op::pause:
+      return "pause";
   }
   return "operation";
 }

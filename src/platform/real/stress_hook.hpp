@@ -49,7 +49,14 @@ enum class op : std::uint8_t {
   thread_start,
   join,
   thread_fence,
-  signal_fence
+  signal_fence,
+  semaphore_release,
+  semaphore_acquire,
+  semaphore_try_acquire,
+  condvar_wait,
+  condvar_notify,
+  clock_now,
+  pause
 };
 
 /// One thread's recent operations in a trial: entry i % kOpRingSize is its i-th operation,

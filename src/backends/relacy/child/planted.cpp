@@ -13,6 +13,12 @@ void add_planted(std::map<std::string, Entry>& out) {
       planted, "planted_relaxed_unlock_mutex", kMutualExclusion | kNoLostWakeups);
   add<Kind::mutex, relacy_planted::forgetful_wake_mutex, Kind::mutex, Mode::sync>(
       planted, "planted_forgetful_wake_mutex", kMutualExclusion | kNoLostWakeups);
+  add<Kind::mutex, relacy_planted::semaphore_mutex, Kind::mutex, Mode::sync>(
+      planted, "planted_semaphore_mutex", kMutualExclusion | kNoLostWakeups);
+  add<Kind::mutex, relacy_planted::condvar_mutex, Kind::mutex, Mode::sync>(
+      planted, "planted_condvar_mutex", kMutualExclusion | kNoLostWakeups);
+  add<Kind::mutex, relacy_planted::if_condvar_mutex, Kind::mutex, Mode::sync>(
+      planted, "planted_if_condvar_mutex", kMutualExclusion | kNoLostWakeups);
   for (auto& [name, entry] : planted) {
     entry.planted = true;
     out.emplace(name, std::move(entry));

@@ -4,6 +4,7 @@
 // --planted` shows them, the plain `list` (what the CLI runs) does not.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 
 #include "platform/platform.hpp"
@@ -41,5 +42,53 @@ class forgetful_wake_mutex {
  private:
   typename P::template atomic<std::int32_t> word_{0};
 };
+
+/// A lock made of a semaphore of one token, taken with a timed acquire retried until it
+/// succeeds: correct, a control for P::counting_semaphore and its timeouts.
+template <Platform P>
+class semaphore_mutex {
+ public:
+  void lock() {
+    while (!tokens_.try_acquire_for(std::chrono::milliseconds(1))) {
+    }
+  }
+  void unlock() { tokens_.release(); }
+
+ private:
+  typename P::counting_semaphore tokens_{1};
+};
+
+/// A lock made of a flag, a mutex and a condition variable. `kRecheck`: the waiter re-checks the
+/// flag after each wait (correct, a control for P::condition_variable); else it checks once,
+/// the planted bug: a spurious return lets two threads take the lock.
+template <Platform P, bool kRecheck>
+class flag_condvar_mutex {
+ public:
+  void lock() {
+    m_.lock();
+    if constexpr (kRecheck) {
+      while (held_.with([](bool h) { return h; })) cv_.wait(m_);
+    } else if (held_.with([](bool h) { return h; })) {
+      cv_.wait(m_);
+    }
+    held_.with_mut([](bool& h) { h = true; });
+    m_.unlock();
+  }
+  void unlock() {
+    m_.lock();
+    held_.with_mut([](bool& h) { h = false; });
+    m_.unlock();
+    cv_.notify_one();
+  }
+
+ private:
+  typename P::mutex m_;
+  typename P::condition_variable cv_;
+  typename P::template cell<bool> held_{false};
+};
+template <Platform P>
+using condvar_mutex = flag_condvar_mutex<P, true>;
+template <Platform P>
+using if_condvar_mutex = flag_condvar_mutex<P, false>;
 
 }  // namespace syncstress::relacy_planted
