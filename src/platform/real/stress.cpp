@@ -274,6 +274,10 @@ std::string_view op_name(real_detail::op kind) {
       return "atomic_thread_fence";
     case op::signal_fence:
       return "atomic_signal_fence";
+    case op::cell_read:
+      return "cell.with";
+    case op::cell_write:
+      return "cell.with_mut";
   }
   return "operation";
 }
