@@ -1,8 +1,9 @@
 // What stress mode's bookkeeping costs a primitive on real threads: a lock/unlock loop on
-// platform_mutex and ticket_mutex with stress mode off (each Platform operation: one relaxed
-// load and a branch) and on with noise off: by default each operation also stored as its
-// thread's last (one store), with history=ring written to the thread's ring of its last 16 (a
-// load and two stores). Issue 15's target: under 5% of throughput, for the default.
+// platform_mutex and ticket_mutex, and a cell's write then read, with stress mode off (each
+// Platform operation and cell access: one relaxed load and a branch) and on with noise off: by
+// default each operation also stored as its thread's last (one store), with history=ring written to
+// the thread's ring of its last 16 (a load and two stores). Issue 15's target: under 5% of
+// throughput, for the default.
 //
 //   build/stress_overhead_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only
 //
@@ -20,6 +21,7 @@
 // the other, and the comparison would be between those two paths, not stress on and off.
 #include <benchmark/benchmark.h>
 
+#include <cstdint>
 #include <thread>
 
 #include "bench/run_benchmarks.hpp"
@@ -62,6 +64,24 @@ BENCHMARK(BM_PlatformMutexLockUnlock)
 
 void BM_TicketMutexLockUnlock(benchmark::State& state) { lock_unlock<ticket_mutex<Real>>(state); }
 BENCHMARK(BM_TicketMutexLockUnlock)->Arg(0)->Arg(1)->Arg(2)->Threads(1)->Threads(2)->UseRealTime();
+
+// A cell's write then read, as a primitive's plain data sees them (one thread: nothing to
+// contend for, so the figure is the hook's own cost).
+void BM_CellWriteThenRead(benchmark::State& state) {
+  static Real::cell<std::int64_t> c{0};
+  if (state.range(0) != 0) {
+    real_stress::begin_trial({real_stress::Noise::off, false, false, 1, state.range(0) == 2});
+  } else {
+    real_stress::end_trial();
+  }
+  for (auto _ : state) {
+    c.with_mut([](std::int64_t& v) { ++v; });
+    benchmark::DoNotOptimize(c.with([](const std::int64_t& v) { return v; }));
+  }
+  real_stress::end_trial();
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_CellWriteThenRead)->Arg(0)->Arg(1)->Arg(2);
 
 }  // namespace
 }  // namespace syncstress

@@ -10,7 +10,9 @@ namespace {
 constexpr std::array<StrategyParamInfo, 8> kParams{{
     {"threads", "cores x 2",
      "actors per trial (2..64); more than the cores, so the kernel preempts"},
-    {"noise", "low", "off, low or high: pause spins, sched_yield and short sleeps at operations"},
+    {"noise", "low",
+     "off, low or high: pause spins, sched_yield and short sleeps at operations and cell "
+     "accesses"},
     {"faults", "on", "on or off: spurious wake-ups and weak-CAS failures where the family allows"},
     {"scale", "50",
      "the family's repeat counts (rounds, items, acquisitions) times this (1..1000)"},
@@ -23,7 +25,8 @@ constexpr std::array<StrategyParamInfo, 8> kParams{{
 
 constexpr std::array<StrategyInfo, 1> kCatalog{{
     {"stress",
-     "real OS threads on real cores, with seeded noise at every operation; measured in "
+     "real OS threads on real cores, with seeded noise at every operation and cell access; "
+     "measured in "
      "wall-clock time (not replayable step by step)",
      kParams},
 }};

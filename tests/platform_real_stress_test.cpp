@@ -1,12 +1,14 @@
 // Stress mode's side of the real platform: with it off, operations record nothing and inject
-// nothing; with it on, each thread's ring holds its last operations with their source lines,
-// and the fault switches make weak compare-exchanges and waits end spuriously, as the standard
-// allows, and only when switched on.
+// nothing; with it on, each thread's ring holds its last operations (a cell's accesses too) with
+// their source lines, a cell's access draws noise as an atomic's does, and the fault switches
+// make weak compare-exchanges and waits end spuriously, as the standard allows, and only when
+// switched on.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "platform/real.hpp"
 #include "platform/real_stress.hpp"
@@ -104,6 +106,58 @@ TEST(PlatformRealStress, WaitsEndSpuriouslyOnlyWhenSwitchedOnAndOutsideATrialNev
   const auto threads = real_stress::recent_operations(4);
   ASSERT_FALSE(threads.empty());
   EXPECT_EQ(threads[0].recent.back().op, "wait_on_address");
+}
+
+TEST(PlatformRealStress, CellAccessesAreOperationsWithTheirLinesOnlyInATrial) {
+  Real::cell<std::int32_t> c{0};
+  real_stress::begin_trial({real_stress::Noise::high, false, false, 9, /*ring=*/true});
+  const auto write_line = __LINE__ + 1;
+  c.with_mut([](std::int32_t& v) { ++v; });
+  const auto read_line = __LINE__ + 1;
+  const auto seen = c.with([](const std::int32_t& v) { return v; });
+  real_stress::end_trial();
+  c.with_mut([](std::int32_t& v) { ++v; });  // off: not recorded
+  EXPECT_EQ(seen, 1);
+  const auto threads = real_stress::recent_operations(4);
+  ASSERT_EQ(threads.size(), 1u);
+  EXPECT_EQ(threads[0].operations, 2u);
+  ASSERT_EQ(threads[0].recent.size(), 2u);
+  EXPECT_EQ(threads[0].recent[0].op, "cell.with_mut");
+  EXPECT_EQ(threads[0].recent[0].line, write_line);
+  EXPECT_EQ(threads[0].recent[1].op, "cell.with");
+  EXPECT_EQ(threads[0].recent[1].line, read_line);
+  EXPECT_EQ(threads[0].recent[1].file, "tests/platform_real_stress_test.cpp");
+}
+
+/// This thread's next 256 fault draws in a trial (seed 13, spurious wake-ups on) after `first`
+/// has run as its first operation.
+template <class F>
+std::vector<bool> draws_after(real_stress::Noise noise, F first) {
+  real_stress::begin_trial({noise, true, false, 13});
+  first();
+  std::vector<bool> draws(256);
+  for (auto&& draw : draws) draw = real_detail::stress_spurious_wakeup();
+  real_stress::end_trial();
+  return draws;
+}
+
+TEST(PlatformRealStress, ACellAccessDrawsNoiseFromTheSeededStreamAsAnAtomicDoes) {
+  Real::atomic<std::int32_t> a{0};
+  Real::cell<std::int32_t> c{0};
+  const auto store = [&] { a.store(1); };
+  const auto write = [&] { c.with_mut([](std::int32_t& v) { v = 1; }); };
+  const auto read = [&] { (void)c.with([](const std::int32_t& v) { return v; }); };
+  const auto nothing = [] {};
+  // With noise, each operation takes one draw from the thread's stream, a cell's as an atomic's:
+  // the fault draws after it are the same, and one draw later than after no operation at all.
+  const auto after_store = draws_after(real_stress::Noise::high, store);
+  EXPECT_EQ(draws_after(real_stress::Noise::high, write), after_store);
+  EXPECT_EQ(draws_after(real_stress::Noise::low, read), after_store);
+  EXPECT_NE(draws_after(real_stress::Noise::high, nothing), after_store);
+  // Without noise, nothing is drawn at either.
+  const auto quiet = draws_after(real_stress::Noise::off, nothing);
+  EXPECT_EQ(draws_after(real_stress::Noise::off, write), quiet);
+  EXPECT_EQ(draws_after(real_stress::Noise::off, store), quiet);
 }
 
 }  // namespace

@@ -4,9 +4,9 @@
 // std::atomic, the mutex is std::mutex, wait-on-address and the parker are futex(2) on a 4-byte
 // word, threads are std::thread, and the executor is a fixed-size pool of OS threads. Nothing
 // here schedules: the interleavings are whatever the hardware and the kernel produce. Each
-// operation first tells stress mode of itself and its source_location (real/stress_hook.hpp):
-// while a stress trial runs, that is the thread's ring of recent operations and the seeded noise
-// and faults; otherwise a relaxed load and a branch.
+// operation, and each access to a cell, first tells stress mode of itself and its
+// source_location (real/stress_hook.hpp): while a stress trial runs, that is the thread's ring of
+// recent operations and the seeded noise and faults; otherwise a relaxed load and a branch.
 //
 // This header (with src/platform/real/real.cpp behind it) is where <atomic>, <mutex>,
 // <thread> and the Linux futex headers live; primitives/ never includes them itself.
@@ -229,8 +229,11 @@ struct Real {
     std::atomic<T> value_{};
   };
 
-  /// Plain shared data. On real, with/with_mut are direct calls: races on it are found by
-  /// Relacy or TSan, not here.
+  /// Plain shared data. On real, with/with_mut call f directly: races on it are found by
+  /// Relacy or TSan, not here. Each access is an operation to stress mode, as an atomic's is
+  /// (the thread's ring names it, and noise may delay it before f runs), so a stress trial also
+  /// widens a window that ends at a plain access, such as a store just after the
+  /// compare-exchange that publishes what it stores.
   template <class T>
   class cell {
    public:
@@ -241,12 +244,14 @@ struct Real {
 
     /// Reads: calls f(const T&) and returns what f returns.
     template <class F>
-    decltype(auto) with(F&& f, source_location = source_location::current()) const {
+    decltype(auto) with(F&& f, source_location where = source_location::current()) const {
+      real_detail::on_op(real_detail::op::cell_read, where);
       return std::forward<F>(f)(static_cast<const T&>(value_));
     }
     /// Writes: calls f(T&) and returns what f returns.
     template <class F>
-    decltype(auto) with_mut(F&& f, source_location = source_location::current()) {
+    decltype(auto) with_mut(F&& f, source_location where = source_location::current()) {
+      real_detail::on_op(real_detail::op::cell_write, where);
       return std::forward<F>(f)(value_);
     }
 

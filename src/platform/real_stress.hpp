@@ -4,11 +4,12 @@
 // What each operation does meanwhile is real/stress_hook.hpp; both halves are implemented in
 // real/stress.cpp.
 //
-// Noise: at each operation a thread draws from its own generator, seeded with the trial's seed
-// and the order in which threads first reached an operation (so a trial's noise is seeded and
-// recorded, though the kernel's scheduling is not). A draw is nothing most of the time, else a
-// spin of pause instructions, a sched_yield or a sleep of some tens of microseconds: the race
-// windows widen without the program changing.
+// Noise: at each operation (an atomic's, a blocking one's, a cell's with or with_mut, before it
+// acts) a thread draws from its own generator, seeded with the trial's seed and the order in
+// which threads first reached an operation (so a trial's noise is seeded and recorded, though
+// the kernel's scheduling is not). A draw is nothing most of the time, else a spin of pause
+// instructions, a sched_yield or a sleep of some tens of microseconds: the race windows widen
+// without the program changing, those that end at plain data as well as at atomics.
 #pragma once
 
 #include <cstddef>

@@ -288,6 +288,10 @@ std::string_view op_name(real_detail::op kind) {
       return "now";
     case op::pause:
       return "pause";
+    case op::cell_read:
+      return "cell.with";
+    case op::cell_write:
+      return "cell.with_mut";
   }
   return "operation";
 }

@@ -1,9 +1,9 @@
 // What every operation of the real platform tells stress mode (src/platform/real.hpp calls
-// on_op at the top of each one). Off, an operation costs one relaxed load and a branch; on, the
-// operation is written to the calling thread's ring of recent operations (a few stores, no
-// call) and, when noise is on, a seeded draw may delay it. The draws and the rings' registry are
-// in src/platform/real/stress.cpp; stress mode is switched on and configured between trials
-// through platform/real_stress.hpp.
+// on_op at the top of each one, a cell's with and with_mut included). Off, an operation costs one
+// relaxed load and a branch; on, the operation is written to the calling thread's ring of recent
+// operations (a few stores, no call) and, when noise is on, a seeded draw may delay it. The draws
+// and the rings' registry are in src/platform/real/stress.cpp; stress mode is switched on and
+// configured between trials through platform/real_stress.hpp.
 #pragma once
 
 #include <atomic>
@@ -56,7 +56,9 @@ enum class op : std::uint8_t {
   condvar_wait,
   condvar_notify,
   clock_now,
-  pause
+  pause,
+  cell_read,  // cell::with
+  cell_write  // cell::with_mut
 };
 
 /// One thread's recent operations in a trial: entry i % kOpRingSize is its i-th operation,
