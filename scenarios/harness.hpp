@@ -3,8 +3,8 @@
 // property checks made during an execution (property_checks.hpp), the wait bookkeeping behind
 // fairness and starvation metrics (wait_book.hpp, settling.hpp), the harness's counters
 // (counter.hpp), the context every execution shares (scenario_context.hpp), the actors
-// (actors.hpp), and the uniform way to build and acquire a primitive whether it is used from
-// threads (sync) or from coroutines (async) (acquire.hpp).
+// (actors.hpp), and the uniform way to build, acquire and release a primitive whether it is used
+// from threads (sync) or from coroutines (async), whatever its acquisition gives (acquire.hpp).
 //
 // Everything here is a template over the Platform P, so one family body runs on sim, under
 // Relacy and on real threads. An actor is a task<P> started on a P::thread of its own. For a

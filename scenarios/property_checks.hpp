@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -33,13 +34,7 @@ class PropertyChecks {
       ++obs_.unclaimed[std::string(to_string(c))];
       return;
     }
-    Finding f{c, std::string(to_string(c)), message, loc.file_name(), loc.line()};
-    {
-      // The first breach is the execution's finding (on real threads others may follow).
-      const std::lock_guard<std::mutex> lock(mutex_);
-      if (!obs_.finding) obs_.finding = f;
-    }
-    HarnessHooks<P>::found(f, loc);
+    report(Finding{c, std::string(to_string(c)), message, loc.file_name(), loc.line()}, loc);
   }
   /// The same with the message made by `make_message`, only on a breach: a check made at every
   /// step of every execution builds no string while it holds. Where allocations are choices of
@@ -50,8 +45,24 @@ class PropertyChecks {
                source_location loc = source_location::current()) {
     if (allocations_are_choices<P>() || !ok) require(c, ok, make_message(), loc);
   }
+  /// A breach of the kind's own contract (primitives/README.md, "Kind interfaces"), which no
+  /// claim names because every primitive is held to it: `property` is its id in reports. Ends
+  /// the execution as a claimed breach does.
+  void breach_of_kind(const std::string& property, const std::string& message,
+                      source_location loc = source_location::current()) {
+    report(Finding{std::nullopt, property, message, loc.file_name(), loc.line()}, loc);
+  }
 
  private:
+  void report(const Finding& f, const source_location& loc) {
+    {
+      // The first breach is the execution's finding (on real threads others may follow).
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (!obs_.finding) obs_.finding = f;
+    }
+    HarnessHooks<P>::found(f, loc);
+  }
+
   std::uint32_t claims_;
   Observations& obs_;
   // Harness state, not the model's: it never blocks a scheduling point (sim, Relacy run their

@@ -4,20 +4,34 @@
 
 #include <coroutine>
 #include <type_traits>
+#include <utility>
+
+#include "scenarios/awaitables.hpp"
 
 namespace syncstress::scenarios {
 
 /// Wraps a primitive's awaitable and calls `queued()` (or `queued(handle)`, if it takes the
 /// suspended coroutine's handle) once the primitive's await_suspend has returned with the
-/// coroutine suspended: from then on the coroutine is certainly in line.
+/// coroutine suspended: from then on the coroutine is certainly in line. An awaitable that gives
+/// its awaiter through operator co_await (a task) is wrapped as that awaiter, which co_await
+/// makes while this wrapper, its operand, lives.
 template <class Inner, class OnQueued>
 struct settling {
   Inner inner;
   OnQueued queued;
 
-  bool await_ready() { return inner.await_ready(); }
+  auto operator co_await() && requires awaitable_by_member<Inner> {
+    using Awaiter = decltype(std::move(inner).operator co_await());
+    return settling<Awaiter, OnQueued>{std::move(inner).operator co_await(), queued};
+  }
+  auto operator co_await() && requires awaitable_by_function<Inner> {
+    using Awaiter = decltype(operator co_await(std::move(inner)));
+    return settling<Awaiter, OnQueued>{operator co_await(std::move(inner)), queued};
+  }
+
+  bool await_ready() requires awaiter<Inner> { return inner.await_ready(); }
   template <class Handle>
-  auto await_suspend(Handle h) {
+  auto await_suspend(Handle h) requires awaiter<Inner> {
     // A copy first: once the inner await_suspend has queued the coroutine, another thread may
     // resume it (and end this awaiter's life) before the call returns here.
     OnQueued notify = queued;
@@ -44,7 +58,7 @@ struct settling {
       return next;
     }
   }
-  decltype(auto) await_resume() { return inner.await_resume(); }
+  decltype(auto) await_resume() requires awaiter<Inner> { return inner.await_resume(); }
 };
 template <class Inner, class OnQueued>
 settling(Inner, OnQueued) -> settling<Inner, OnQueued>;

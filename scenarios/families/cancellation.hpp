@@ -23,6 +23,7 @@
 
 #include <atomic>
 #include <coroutine>
+#include <deque>
 #include <string>
 
 #include "primitives/awaitable_library.hpp"  // cancellable_by_request
@@ -82,51 +83,49 @@ struct Context : ScenarioContext<P> {
 // is set in the very step the frame is resumed.
 template <Platform P, Kind K, class Prim>
 task<P> exclusive_waiter(Context<P>& c, Prim& p, std::size_t me, std::int64_t capacity) {
-  if constexpr (K == Kind::semaphore) {
-    co_await settling{p.acquire(), c.on_queued(me)};
-  } else {
-    co_await settling{p.lock(), c.on_queued(me)};
-  }
+  constexpr Acquisition A = exclusive_acquisition(K);
+  auto held = co_await acquiring<A>([&] {
+    return settling{acquisition_call<A>(p), c.on_queued(me)};
+  });
   c.resumed(me);
+  if (!acquired(c.checks, held)) co_return;
   c.enter_exclusive(capacity);
   c.hold_section();
   c.leave_exclusive();
-  if constexpr (K == Kind::semaphore) {
-    p.release();
-  } else {
-    p.unlock();
-  }
+  held.release(p);
 }
 
 template <Platform P, class Prim>
 task<P> shared_waiter(Context<P>& c, Prim& p, std::size_t me) {
-  co_await settling{p.lock_shared(), c.on_queued(me)};
+  auto held = co_await acquiring<Acquisition::lock_shared>([&] {
+    return settling{p.lock_shared(), c.on_queued(me)};
+  });
   c.resumed(me);
+  if (!acquired(c.checks, held)) co_return;
   c.enter_shared();
   c.hold_section();
   c.leave_shared();
-  p.unlock_shared();
+  held.release(p);
 }
+
+/// What the scenario's own acquisitions (every token, or the lock) keep until give_all. A
+/// deque: a push never moves what earlier ones keep.
+template <Kind K, class Prim>
+using Holds = std::deque<HeldBy<Mode::async, exclusive_acquisition(K), Prim>>;
 
 /// Takes the primitive completely (every token), so that every waiter has to queue.
 template <Platform P, Kind K, class Prim>
-task<P> take_all(Prim& p, std::int64_t capacity) {
-  if constexpr (K == Kind::semaphore) {
-    for (std::int64_t i = 0; i < capacity; ++i) co_await p.acquire();
-  } else {
-    (void)capacity;
-    co_await p.lock();
+task<P> take_all(Context<P>& c, Prim& p, std::int64_t capacity, Holds<K, Prim>& holds) {
+  for (std::int64_t i = 0; i < capacity; ++i) {
+    auto held = co_await acquisition<Mode::async, exclusive_acquisition(K)>(p);
+    if (acquired(c.checks, held)) holds.push_back(std::move(held));
   }
 }
 
 template <Kind K, class Prim>
-void give_all(Prim& p, std::int64_t capacity) {
-  if constexpr (K == Kind::semaphore) {
-    for (std::int64_t i = 0; i < capacity; ++i) p.release();
-  } else {
-    (void)capacity;
-    p.unlock();
-  }
+void give_all(Prim& p, Holds<K, Prim>& holds) {
+  for (auto& held : holds) held.release(p);
+  holds.clear();
 }
 
 /// One execution of the cancellation-during-resume family (async mutex, shared_mutex and
@@ -145,9 +144,10 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   }
   obs.actors.resize(waiters);
 
-  const auto storage = make_primitive<K, Prim>(capacity);
+  const auto storage = make_primitive<K, M, Prim>(capacity);
   Prim& prim = *storage;
-  run_to_end<P>(take_all<P, K>(prim, capacity), "the scenario's first acquisition");
+  Holds<K, Prim> holds;
+  run_to_end<P>(take_all<P, K>(c, prim, capacity, holds), "the scenario's first acquisition");
 
   Actors<P> group(obs);
   // Interchangeable actors: the exclusive waiters the canceller does not target, and the
@@ -191,7 +191,7 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   // The releaser hands the primitive to the waiters.
   group.add([&]() -> task<P> {
     hold<P>(c.work, 1);
-    give_all<K>(prim, capacity);
+    give_all<K>(prim, holds);
     co_return;
   });
   group.run();
@@ -199,9 +199,9 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   // Nothing lost: with everyone gone, the primitive must be free again. If a cancelled waiter
   // took ownership or a token with it, this blocks for good and the runtime reports a
   // deadlock naming this wait.
-  run_to_end<P>(take_all<P, K>(prim, capacity),
+  run_to_end<P>(take_all<P, K>(c, prim, capacity, holds),
                 "the final acquisition, after every waiter finished or was cancelled");
-  give_all<K>(prim, capacity);
+  give_all<K>(prim, holds);
 }
 
 }  // namespace syncstress::scenarios::cancellation

@@ -81,88 +81,75 @@ struct Context : ScenarioContext<P> {
   }
 };
 
-/// What "acquire" and "release" mean for a kind, so one actor loop serves all of them.
-template <Platform P, Kind K, Mode M, class Prim>
-struct Access {
-  /// Starts a wait in the book and returns what to co_await to acquire.
-  static task<P> take(Context<P>& c, Prim& p, std::size_t me, bool shared, bool victim = false) {
-    const auto ticket = c.book.arrive(me, /*settled=*/M == Mode::sync, victim);
-    if constexpr (M == Mode::sync) {
-      if constexpr (K == Kind::semaphore) {
-        p.acquire();
-      } else if constexpr (K == Kind::shared_mutex) {
-        shared ? p.lock_shared() : p.lock();
-      } else {
-        p.lock();
-      }
-    } else if constexpr (K == Kind::semaphore) {
-      co_await settling{p.acquire(), settle_in_book<P>{&c.book, ticket}};
-    } else if constexpr (K == Kind::shared_mutex) {
-      if (shared) {
-        co_await settling{p.lock_shared(), settle_in_book<P>{&c.book, ticket}};
-      } else {
-        co_await settling{p.lock(), settle_in_book<P>{&c.book, ticket}};
-      }
-    } else {
-      co_await settling{p.lock(), settle_in_book<P>{&c.book, ticket}};
-    }
-    c.check_acquisition(c.book.acquired(ticket));
-  }
-  static void give(Prim& p, bool shared) {
-    if constexpr (K == Kind::semaphore) {
-      p.release();
-    } else if constexpr (K == Kind::shared_mutex) {
-      shared ? p.unlock_shared() : p.unlock();
-    } else {
-      p.unlock();
-    }
-  }
-};
+/// What acquiring means for a kind, so one actor loop serves all of them: exclusively (a
+/// semaphore's token, a lock) or, for a shared mutex, shared.
+template <Kind K, bool kShared>
+constexpr Acquisition kAcquisition = kShared ? Acquisition::lock_shared : exclusive_acquisition(K);
 
-/// One hold of the primitive with the safety check on entry.
-template <Platform P, Kind K, Mode M, class Prim>
-task<P> held(Context<P>& c, Prim& p, bool shared, std::int64_t capacity) {
-  if (shared) {
+/// Starts a wait in the book and acquires; gives what the acquisition gave, for the hold.
+template <Kind K, Mode M, bool kShared, Platform P, class Prim>
+task<P, HeldBy<M, kAcquisition<K, kShared>, Prim>> take(Context<P>& c, Prim& p, std::size_t me,
+                                                        bool victim = false) {
+  constexpr Acquisition A = kAcquisition<K, kShared>;
+  const auto ticket = c.book.arrive(me, /*settled=*/M == Mode::sync, victim);
+  auto held = co_await [&] {
+    if constexpr (M == Mode::sync) {
+      return acquisition<M, A>(p);
+    } else {
+      return acquiring<A>([&] {
+        return settling{acquisition_call<A>(p), settle_in_book<P>{&c.book, ticket}};
+      });
+    }
+  }();
+  if (acquired(c.checks, held)) c.check_acquisition(c.book.acquired(ticket));
+  co_return std::move(held);
+}
+
+/// One hold of the primitive with the safety check on entry, released as it was acquired
+/// (`h`, what take gave). An acquisition that failed (take reported it) has nothing to hold.
+template <Platform P, class Prim, class H>
+task<P> held(Context<P>& c, Prim& p, H h, std::int64_t capacity) {
+  if (!h.acquired()) co_return;
+  if constexpr (H::kAcquisition == Acquisition::lock_shared) {
     c.enter_shared();
   } else {
     c.enter_exclusive(capacity);
   }
   c.hold_section();
-  if (shared) {
+  if constexpr (H::kAcquisition == Acquisition::lock_shared) {
     c.leave_shared();
   } else {
     c.leave_exclusive();
   }
-  Access<P, K, M, Prim>::give(p, shared);
-  co_return;
+  h.release(p);
 }
 
 template <Platform P, Kind K, Mode M, class Prim>
 task<P> fairness_actor(Context<P>& c, Prim& p, std::size_t me, std::int64_t capacity) {
   const auto budget = c.params.integer("acquisitions");
   while (c.budget_used.get() < budget) {
-    co_await Access<P, K, M, Prim>::take(c, p, me, false);
+    auto h = co_await take<K, M, false>(c, p, me);
     c.budget_used.add(1);
-    co_await held<P, K, M>(c, p, false, capacity);
+    co_await held<P>(c, p, std::move(h), capacity);
   }
 }
 
 template <Platform P, Kind K, Mode M, class Prim>
 task<P> victim_actor(Context<P>& c, Prim& p, std::size_t me, std::int64_t capacity) {
-  const bool shared = false;
+  constexpr bool kShared = false;
   for (std::int64_t r = 0; r < c.params.integer("victim_rounds"); ++r) {
-    co_await Access<P, K, M, Prim>::take(c, p, me, shared, /*victim=*/true);
-    co_await held<P, K, M>(c, p, shared, capacity);
+    auto h = co_await take<K, M, kShared>(c, p, me, /*victim=*/true);
+    co_await held<P>(c, p, std::move(h), capacity);
   }
   c.victims_left.add(-1);
 }
 
 template <Platform P, Kind K, Mode M, class Prim>
 task<P> stream_actor(Context<P>& c, Prim& p, std::size_t me, std::int64_t capacity) {
-  const bool shared = K == Kind::shared_mutex;
+  constexpr bool kShared = K == Kind::shared_mutex;
   for (std::int64_t r = 0; r < c.params.integer("stream_rounds") && c.victims_left.get() > 0; ++r) {
-    co_await Access<P, K, M, Prim>::take(c, p, me, shared);
-    co_await held<P, K, M>(c, p, shared, capacity);
+    auto h = co_await take<K, M, kShared>(c, p, me);
+    co_await held<P>(c, p, std::move(h), capacity);
   }
 }
 
@@ -173,7 +160,7 @@ void run_fairness(Observations& obs, std::uint32_t claims, const Params& p) {
   const auto actors = static_cast<std::size_t>(p.integer("actors"));
   const auto capacity = K == Kind::semaphore ? p.integer("capacity") : 1;
   obs.actors.resize(actors);
-  const auto storage = make_primitive<K, Prim>(capacity);
+  const auto storage = make_primitive<K, M, Prim>(capacity);
   Prim& prim = *storage;
   Actors<P> group(obs);
   constexpr Role kTwins{0};
@@ -194,7 +181,7 @@ void run_starvation(Observations& obs, std::uint32_t claims, const Params& p) {
   obs.actors.resize(victims + stream);
   c.victims_left.set(static_cast<std::int64_t>(victims));
   c.victims_watched = true;
-  const auto storage = make_primitive<K, Prim>(capacity);
+  const auto storage = make_primitive<K, M, Prim>(capacity);
   Prim& prim = *storage;
   Actors<P> group(obs);
   // The stream starts first so the victims arrive at a primitive that is already busy.

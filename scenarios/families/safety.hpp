@@ -32,13 +32,13 @@ template <Platform P, Mode M, class Prim>
 task<P> exclusive_actor(ScenarioContext<P>& c, ActorStats& me, Prim& m, std::int64_t rounds) {
   for (std::int64_t r = 0; r < rounds; ++r) {
     const auto arrived = HarnessHooks<P>::now();
-    co_await acquire<M>(m);
+    auto held = co_await acquire<M>(m);
     me.waits.push_back(HarnessHooks<P>::now() - arrived);
-    ++me.acquisitions;
+    if (!acquired(c.checks, held, me)) continue;
     c.enter_exclusive();
     c.hold_section();
     c.leave_exclusive();
-    m.unlock();
+    held.release(m);
   }
 }
 
@@ -46,13 +46,13 @@ template <Platform P, Mode M, class Prim>
 task<P> shared_actor(ScenarioContext<P>& c, ActorStats& me, Prim& m, std::int64_t rounds) {
   for (std::int64_t r = 0; r < rounds; ++r) {
     const auto arrived = HarnessHooks<P>::now();
-    co_await acquire_shared<M>(m);
+    auto held = co_await acquire_shared<M>(m);
     me.waits.push_back(HarnessHooks<P>::now() - arrived);
-    ++me.acquisitions;
+    if (!acquired(c.checks, held, me)) continue;
     c.enter_shared();
     c.hold_section();
     c.leave_shared();
-    m.unlock_shared();
+    held.release(m);
   }
 }
 
@@ -61,13 +61,13 @@ task<P> token_actor(ScenarioContext<P>& c, ActorStats& me, Prim& s, std::int64_t
                     std::int64_t capacity) {
   for (std::int64_t r = 0; r < rounds; ++r) {
     const auto arrived = HarnessHooks<P>::now();
-    co_await acquire_token<M>(s);
+    auto held = co_await acquire_token<M>(s);
     me.waits.push_back(HarnessHooks<P>::now() - arrived);
-    ++me.acquisitions;
+    if (!acquired(c.checks, held, me)) continue;
     c.enter_exclusive(capacity);
     c.hold_section();
     c.leave_exclusive();
-    s.release();
+    held.release(s);
   }
 }
 
@@ -90,9 +90,9 @@ struct EventBook {
 template <Platform P, Mode M, class Prim>
 task<P> event_waiter(ScenarioContext<P>& c, ActorStats& me, Prim& e, EventBook<P>& book) {
   const auto arrived = HarnessHooks<P>::now();
-  co_await wait_for<M>(e);
+  const auto waited = co_await wait_for<M>(e);
   me.waits.push_back(HarnessHooks<P>::now() - arrived);
-  ++me.acquisitions;
+  if (acquired(c.checks, waited)) ++me.acquisitions;  // else a finding, and taken as a release
   // The sets first: once this release is counted, the setter may set again.
   const auto set_count = book.sets.get();
   const std::int64_t released = book.taken.fetch_add(1, std::memory_order_relaxed) + 1;
@@ -144,7 +144,7 @@ void run(Observations& obs, std::uint32_t claims, const Params& p) {
   };
   // Everything the actors use is declared before them: if the execution ends early, the
   // actors' frames are destroyed first, and their awaiters still reach the primitive.
-  const auto storage = make_primitive<K, Prim>(capacity);
+  const auto storage = make_primitive<K, M, Prim>(capacity);
   Prim& prim = *storage;
   EventBook<P> book;
   Actors<P> group(obs);

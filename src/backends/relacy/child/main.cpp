@@ -179,7 +179,7 @@ struct Commands {
   explicit Commands(Options& o) {
     app.require_subcommand(1);
     list = app.add_subcommand("list", "what it runs, as JSON");
-    list->add_flag("--planted", o.with_planted, "also the planted-bug primitives of the tests");
+    list->add_flag("--planted", o.with_planted, "also the tests' own primitives");
     cell = app.add_subcommand("cell", "run one cell");
     add_cell_options(cell, o);
     // Any count the main CLI or a preset plans: the time budget bounds the search anyway.

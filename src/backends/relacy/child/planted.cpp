@@ -1,4 +1,4 @@
-// syncstress-relacy: the planted-bug primitives of its own tests (planted.hpp), bound on Relacy.
+// syncstress-relacy: the primitives of its own tests (planted.hpp), bound on Relacy.
 #include "backends/relacy/child/planted.hpp"
 
 #include <utility>
@@ -6,6 +6,14 @@
 #include "backends/relacy/child/registry.hpp"
 
 namespace syncstress::relacy_main {
+namespace {
+
+template <Platform P>
+using guard_lock_mutex = relacy_planted::guard_lock_mutex<P, true>;
+template <Platform P>
+using guard_forgets_unlock_mutex = relacy_planted::guard_lock_mutex<P, false>;
+
+}  // namespace
 
 void add_planted(std::map<std::string, Entry>& out) {
   std::map<std::string, Entry> planted;
@@ -19,6 +27,10 @@ void add_planted(std::map<std::string, Entry>& out) {
       planted, "planted_condvar_mutex", kMutualExclusion | kNoLostWakeups);
   add<Kind::mutex, relacy_planted::if_condvar_mutex, Kind::mutex, Mode::sync>(
       planted, "planted_if_condvar_mutex", kMutualExclusion | kNoLostWakeups);
+  add<Kind::mutex, guard_lock_mutex, Kind::mutex, Mode::sync>(planted, "test_guard_lock_mutex",
+                                                              kMutualExclusion | kNoLostWakeups);
+  add<Kind::mutex, guard_forgets_unlock_mutex, Kind::mutex, Mode::sync>(
+      planted, "planted_guard_forgets_unlock_mutex", kMutualExclusion | kNoLostWakeups);
   for (auto& [name, entry] : planted) {
     entry.planted = true;
     out.emplace(name, std::move(entry));

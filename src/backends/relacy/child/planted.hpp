@@ -1,11 +1,14 @@
-// Deliberately broken primitives that only syncstress-relacy knows: the tool's tests of itself
-// on the relacy platform (tests/cli_relacy_child_test.cpp). Each breaks one thing that sim, being
-// sequentially consistent, cannot see or can see only as a hang; `syncstress-relacy list
-// --planted` shows them, the plain `list` (what the CLI runs) does not.
+// Primitives that only syncstress-relacy knows: the tool's tests of itself on the relacy
+// platform (tests/cli_relacy_child_test.cpp). The deliberately broken ones each break one thing
+// that sim, being sequentially consistent, cannot see or can see only as a hang; beside them, a
+// shape of the kind interface the catalogue has none of (a lock whose lock() gives a guard), and
+// its broken twin. `syncstress-relacy list --planted` shows them, the plain `list` (what the CLI
+// runs) does not.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <utility>
 
 #include "platform/platform.hpp"
 
@@ -90,5 +93,41 @@ template <Platform P>
 using condvar_mutex = flag_condvar_mutex<P, true>;
 template <Platform P>
 using if_condvar_mutex = flag_condvar_mutex<P, false>;
+
+/// A futex lock whose lock() gives a guard, the only way to unlock it: the guard unlocks when
+/// destroyed and a moved-from guard holds nothing (primitives/README.md, "What an acquisition
+/// gives"). With kGuardUnlocks false, the planted bug: the guard forgets to, so the next locker
+/// sleeps for ever.
+template <Platform P, bool kGuardUnlocks>
+class guard_lock_mutex {
+ public:
+  class guard {
+   public:
+    explicit guard(guard_lock_mutex& m) : m_(&m) {}
+    guard(guard&& other) noexcept : m_(std::exchange(other.m_, nullptr)) {}
+    guard& operator=(guard&&) = delete;
+    guard(const guard&) = delete;
+    guard& operator=(const guard&) = delete;
+    ~guard() {
+      if (m_ != nullptr && kGuardUnlocks) m_->unlock();
+    }
+
+   private:
+    guard_lock_mutex* m_;
+  };
+
+  guard lock() {
+    while (word_.exchange(1, std::memory_order_acquire) != 0) P::wait_on_address(word_, 1);
+    return guard(*this);
+  }
+
+ private:
+  void unlock() {
+    word_.store(0, std::memory_order_release);  // pairs with lock's acquire exchange
+    P::wake_by_address_single(word_);
+  }
+
+  typename P::template atomic<std::int32_t> word_{0};
+};
 
 }  // namespace syncstress::relacy_planted

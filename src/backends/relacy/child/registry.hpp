@@ -479,7 +479,7 @@ struct Entry {
   bool pooled;
   /// The families it runs under on relacy, by name, with their bodies.
   std::map<std::string, Body> bodies;
-  /// One of the planted-bug primitives of the tests (`list --planted` shows them).
+  /// One of the tests' own primitives (`list --planted` shows them).
   bool planted = false;
 };
 
@@ -509,7 +509,7 @@ void add(std::map<std::string, Entry>& out, std::string_view name, std::uint32_t
 /// kind).
 template <Kind K>
 void add_primitives(std::map<std::string, Entry>& out);
-/// Adds the planted-bug primitives of the tests (backends/relacy/child/planted.cpp).
+/// Adds the tests' own primitives (backends/relacy/child/planted.cpp).
 void add_planted(std::map<std::string, Entry>& out);
 
 /// Adds the extra primitives of a tool built with syncstress_add_tool
