@@ -130,6 +130,22 @@ TEST(SimFrames, ResumingAFinishedFrameIsCaughtAsDoubleResume) {
   EXPECT_NE(r.message.find("already finished"), std::string::npos) << r.message;
 }
 
+// A primitive that resumes a waiter whose handle it has not stored yet resumes a null handle:
+// a finding at its line, not a crash of the child.
+TEST(SimFrames, ResumingANullHandleIsCaughtWithItsLineAndNotCalled) {
+  sim::Runtime rt;
+  LowestStrategy s;
+  unsigned line = 0;
+  const auto r = sim_test::run(rt, s, [&] {
+    line = __LINE__ + 1;
+    Sim::resume(std::coroutine_handle<>{});
+  });
+  EXPECT_EQ(r.outcome, Outcome::frame_misuse);
+  EXPECT_EQ(r.property, "null-resume");
+  EXPECT_EQ(r.line, line);
+  EXPECT_NE(r.message.find("null coroutine handle"), std::string::npos) << r.message;
+}
+
 TEST(SimFrames, DestroyWhileQueuedIsCaughtAtThePostLine) {
   sim::Runtime rt;
   LowestStrategy s;

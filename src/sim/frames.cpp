@@ -72,6 +72,10 @@ void Engine::resume(std::coroutine_handle<> h, const source_location& loc) {
       e.line = loc.line();
     }
     decide(false);
+    if (!aborting_ && !h) {
+      violation(Outcome::frame_misuse, "null-resume", "resume of a null coroutine handle", &loc);
+      return;
+    }
     if (!aborting_) {
       f = frame(h.address());  // the state may have changed while others ran
       if (f != nullptr) {
@@ -107,7 +111,7 @@ void Engine::resume(std::coroutine_handle<> h, const source_location& loc) {
 }
 
 bool Engine::runnable_in_teardown(std::coroutine_handle<> h) {
-  if (current_ == nullptr) return false;  // on the host: nothing runs there
+  if (current_ == nullptr || !h) return false;  // on the host: nothing runs there
   const FrameRecord* f = frame(h.address());
   if (f == nullptr) return true;  // not a task<Sim>: nothing to check it against
   return f->started && !f->destroyed && !f->queued && !f->pool_wait && !h.done();

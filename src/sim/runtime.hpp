@@ -83,7 +83,7 @@ struct TraceEntry {
 struct ExecutionResult {
   Outcome outcome = Outcome::completed;
   /// Short id: "check", "deadlock", "step-bound", "resume-after-destroy", "double-resume",
-  /// "destroy-while-queued", "frame-leaked", "exception" (empty when completed).
+  /// "null-resume", "destroy-while-queued", "frame-leaked", "exception" (empty when completed).
   std::string property;
   /// Human text; for a deadlock the wait-for picture: every blocked thread, the object it
   /// waits on (by name), the op and the source line.
