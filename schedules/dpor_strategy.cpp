@@ -426,7 +426,7 @@ std::uint64_t DporStrategy::rank(const Node& node) {
 }
 
 std::uint64_t DporStrategy::untried(const Node& node) const {
-  if (!node.is_thread) return node.bound - node.chosen - 1;
+  if (!node.is_thread) return node.chosen + 1 < node.bound ? node.bound - node.chosen - 1 : 0;
   if (never_wakes(node)) return 0;
   std::uint64_t n = 0;
   for (const ThreadId t : node.backtrack) {

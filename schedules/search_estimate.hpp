@@ -31,6 +31,7 @@ class SearchEstimate {
     s.sum += leaves;
     ++s.count;
     if (sibling == 0) first_[depth] = leaves;
+    below_valid_ = false;
   }
 
   /// The thread choice at `depth` has run all its `alternatives`. A reduction adds alternatives
@@ -57,9 +58,14 @@ class SearchEstimate {
                               static_cast<double>(alternatives_[depth].count);
       more = std::max(more, expected - static_cast<double>(next_sibling));
     }
+    // Ranks from kSiblings - 1 on share one sample, so at most kSiblings terms: the last one
+    // weighs every alternative left (however many a number choice has).
     double total = 0;
-    for (std::uint64_t k = 0; more > 0; ++k, more -= 1) {
-      total += std::min(more, 1.0) * size(depth, next_sibling + k, current_leaves);
+    for (std::uint64_t k = 0; more > 0; ++k) {
+      const std::uint64_t sibling = next_sibling + k;
+      const double weight = sibling >= kSiblings - 1 ? more : std::min(more, 1.0);
+      total += weight * size(depth, sibling, current_leaves);
+      more -= weight;
     }
     return total;
   }
@@ -69,6 +75,7 @@ class SearchEstimate {
     samples_.clear();
     alternatives_.clear();
     first_.clear();
+    below_valid_ = false;
   }
 
  private:
@@ -83,6 +90,7 @@ class SearchEstimate {
     samples_.resize(depth + 1);
     alternatives_.resize(depth + 1);
     first_.resize(depth + 1);
+    below_valid_ = false;
   }
 
   double size(std::size_t depth, std::uint64_t sibling, std::uint64_t current_leaves) const {
@@ -93,20 +101,41 @@ class SearchEstimate {
     }
     // The subtrees of this rank below this depth, all together: near the top of a reduced
     // search the later alternatives mostly reorder the set-up, and sleep sets end them soon.
-    Sample below;
-    for (std::size_t d = depth + 1; d < samples_.size(); ++d) {
-      below.sum += samples_[d][rank].sum;
-      below.count += samples_[d][rank].count;
+    if (depth < samples_.size()) {
+      const Sample& below = samples_below(depth)[rank];
+      if (below.count != 0) {
+        return static_cast<double>(below.sum) / static_cast<double>(below.count);
+      }
     }
-    if (below.count != 0) return static_cast<double>(below.sum) / static_cast<double>(below.count);
     const std::uint64_t first =
         depth < first_.size() && first_[depth] != 0 ? first_[depth] : current_leaves;
     return static_cast<double>(std::max<std::uint64_t>(first, 1));
   }
 
+  /// The samples of every depth below `depth` (< samples_.size()), per rank: sums kept from
+  /// the deepest up and rebuilt only after a new sample, so that an estimate over a path of
+  /// any depth costs time linear in it (a spinning execution's path runs to tens of thousands).
+  const std::array<Sample, kSiblings>& samples_below(std::size_t depth) const {
+    if (!below_valid_) {
+      below_.assign(samples_.size(), {});
+      std::array<Sample, kSiblings> running{};
+      for (std::size_t d = samples_.size(); d-- > 0;) {
+        below_[d] = running;
+        for (std::size_t r = 0; r < kSiblings; ++r) {
+          running[r].sum += samples_[d][r].sum;
+          running[r].count += samples_[d][r].count;
+        }
+      }
+      below_valid_ = true;
+    }
+    return below_[depth];
+  }
+
   std::vector<std::array<Sample, kSiblings>> samples_;  // [depth][rank]: subtree sizes
   std::vector<Sample> alternatives_;                    // [depth]: of the finished nodes
   std::vector<std::uint64_t> first_;  // [depth]: the current node's first subtree (0: running)
+  mutable std::vector<std::array<Sample, kSiblings>> below_;  // samples_below()'s sums
+  mutable bool below_valid_ = false;
 };
 
 }  // namespace syncstress

@@ -297,6 +297,8 @@ TEST(SuperviseMatrix, ASpuriousWakeUpFoundByTheReducedSearchReplaysAndShrinksWit
   const CellResult cell = only_cell(run_matrix(config));
   ASSERT_FALSE(cell.violations.empty());
   const Violation& v = cell.violations.front();
+  // A sim violation always carries its schedule; a hang or crash of the child may not.
+  ASSERT_EQ(v.schedule.rfind("ss1.", 0), 0u) << v.property << ": " << v.message;
   const auto replayed = replay(
       replay_of("semaphore-spurious-wakeups", "cooperative_semaphore", v.schedule, v.overrides));
   ASSERT_TRUE(replayed.violation.has_value()) << v.schedule;
