@@ -23,6 +23,9 @@ namespace syncstress::scenarios {
 ///                     in a sync primitive counts as queued (WaitBook; 0 when absent)
 ///   static std::uint64_t victim_wait_bound();       the longest one wait of a starvation victim
 ///                     may last before a claimed starvation freedom fails (0: none; absent: none)
+/// and, where the platform knows which threads are blocked (sim),
+///   static void await_quiescence(source_location);  returns once every other thread is blocked
+///                     or has finished
 template <class P>
 struct HarnessHooks;
 
@@ -43,6 +46,18 @@ std::uint64_t victim_wait_bound() {
     return HarnessHooks<P>::victim_wait_bound();
   } else {
     return 0;
+  }
+}
+
+/// Waits until every other thread is blocked or has finished, where P can tell
+/// (HarnessHooks<P>::await_quiescence): true then; false at once where it cannot.
+template <class P>
+bool await_quiescence(source_location loc = source_location::current()) {
+  if constexpr (requires { HarnessHooks<P>::await_quiescence(loc); }) {
+    HarnessHooks<P>::await_quiescence(loc);
+    return true;
+  } else {
+    return false;
   }
 }
 

@@ -216,6 +216,36 @@ class set_releases_all_auto_reset_event {
   typename P::manual_reset_event event_;
 };
 
+/// event (auto reset), sync. Breaks "no lost wake-ups": a flag says the event is signaled and a
+/// counting semaphore carries the signal to one waiter, who clears the flag once it is through.
+/// A set that finds the flag still up does nothing, so a second set made before the waiter the
+/// first one released has cleared it is lost, and a waiter blocked all along sleeps for ever.
+/// Sets that each wait for the previous one to be taken never show it.
+template <class P>
+class semaphore_flag_event {
+ public:
+  static constexpr bool kAutoReset = true;
+
+  explicit semaphore_flag_event(bool initially_set)
+      : signaled_(initially_set), tokens_(initially_set ? 1 : 0) {}
+  semaphore_flag_event(const semaphore_flag_event&) = delete;
+  semaphore_flag_event& operator=(const semaphore_flag_event&) = delete;
+
+  void set() {
+    // The planted bug: "already signaled" is read from the flag, which stays up until the
+    // released waiter runs, not from whether a waiter is still to be released.
+    if (!signaled_.exchange(true, std::memory_order_acq_rel)) tokens_.release();
+  }
+  void wait() {
+    tokens_.acquire();
+    signaled_.store(false, std::memory_order_release);
+  }
+
+ private:
+  typename P::template atomic<bool> signaled_;
+  typename P::counting_semaphore tokens_;
+};
+
 /// mutex, sync. Breaks FIFO hand-off, and with it starvation freedom: a ticket lock whose unlock
 /// passes the turn to the newest waiting ticket instead of the oldest, so a waiter is passed
 /// over for as long as newer ones keep arriving. Its doorway is its first operation (taking the
@@ -1147,6 +1177,17 @@ TEST(PlantedBugs, SafetyFailsAnAutoResetEventWhoseSetReleasesEveryWaiterAndPasse
                            kControlExecutions)));
 }
 
+TEST(PlantedBugs, SafetyStrandsAWaiterOfAnEventThatLosesASetMadeWhileSetAndPassesTheControl) {
+  // Three waiters: after the first set, the setter waits until the other two are blocked and
+  // sets twice in a row (sim's quiescence), which only a correct auto-reset event survives.
+  const auto p = params_of(Family::safety, {{"actors", 3}});
+  EXPECT_TRUE(
+      breached(search(safety_body<Kind::event, semaphore_flag_event<Sim>>(kSafe), p, kSearchBudget),
+               "deadlock", "waits in acquire"));
+  EXPECT_TRUE(clean(search(safety_body<Kind::event, platform_auto_reset_event<Sim>>(kSafe), p,
+                           kControlExecutions)));
+}
+
 // ---------------------------------------------------------------------------------------------
 // fairness and starvation
 
@@ -1375,6 +1416,14 @@ TEST(PlantedBugsExhaustive, SafetyFindsTheReaderPastAHeldWriterAndProvesTicketSh
       "mutual_exclusion", "shared holder"));
   EXPECT_TRUE(
       clean(exhaustive(safety_body<Kind::shared_mutex, ticket_shared_mutex<Sim>>(kSafe), p)));
+}
+
+TEST(PlantedBugsExhaustive, SafetyFindsTheEventThatLosesASetMadeWhileSetAndProvesTheControl) {
+  const auto p = params_of(Family::safety, {{"actors", 3}});
+  EXPECT_TRUE(breached(exhaustive(safety_body<Kind::event, semaphore_flag_event<Sim>>(kSafe), p),
+                       "deadlock", "waits in acquire"));
+  EXPECT_TRUE(
+      clean(exhaustive(safety_body<Kind::event, platform_auto_reset_event<Sim>>(kSafe), p)));
 }
 
 TEST(PlantedBugsExhaustive, ProgressFindsTheQueueThatProcessesAnItemTwiceAndProvesTheControl) {

@@ -29,6 +29,11 @@
 // nothing it read written since is not offered another (offers_spurious): a loop that only
 // times out is a deadlock, not a search that never ends.
 //
+// Quiescence (await_quiescence): a thread may wait until every other thread is blocked or has
+// finished. It is woken, without a question, when no thread can run; several such waiters wake
+// in id order, one at a time, before any timeout: time passes only once they are blocked too.
+// The harness uses it to act while every other actor is certainly inside its wait.
+//
 // Teardown (an execution that ended early): the engine enters aborting mode, where no
 // operation schedules and blocking operations return at once. The unfinished fibers are then
 // resumed in turn from the host, pool workers first, and a fiber's next unwind point throws
@@ -99,6 +104,7 @@ enum class Kind : std::uint8_t {
   semaphore,
   condvar,
   clock,
+  quiescence,
   none,
   count
 };
@@ -115,7 +121,8 @@ enum class Wait : std::uint8_t {
   spin,
   twin,
   semaphore,
-  condvar
+  condvar,
+  quiescence
 };
 
 /// A wait with no timeout (Thread::deadline).
@@ -446,6 +453,8 @@ class Engine {
   /// Sim::now(): advances the virtual clock by kClockTickNs and returns it (a step that writes
   /// the clock).
   std::uint64_t clock_now(source_location loc);
+  /// Blocks the current thread until no other thread can run ("Quiescence" above).
+  void await_quiescence(source_location loc);
   /// The virtual clock `timeout` from now (saturating; a negative timeout is now).
   std::uint64_t deadline_after(std::int64_t timeout_ns) const {
     if (timeout_ns <= 0) return clock_;
@@ -577,6 +586,8 @@ class Engine {
   /// be; with no thread runnable only a timeout, without the first question). Returns the woken
   /// thread, which must run next, or null.
   Thread* wake_spuriously(const Thread& cur);
+  /// No thread can run: wakes the first thread waiting for quiescence.
+  void wake_quiescent();
   /// Symmetric actors, in the reducing search's executions: of two threads that run the same
   /// body with the same parameters, the later started makes its first access to a shared
   /// object (a Platform operation on one, or a noted access) only after the earlier has made
@@ -752,6 +763,8 @@ class Engine {
   /// how many threads block in a timed wait (counted by block_platform_wait).
   std::uint64_t clock_ = 0;
   std::uint32_t timed_waiters_ = 0;
+  std::uint32_t quiescence_waiters_ = 0;
+  char quiescence_ = 0;  // the object a quiescence wait blocks on (its address only)
   bool tracing_;
   bool spin_reduction_;
   /// The filter_bit of every object a thread has kept a read of in this execution: a write to

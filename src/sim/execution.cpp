@@ -57,9 +57,11 @@ ExecutionResult Engine::run(Strategy& strategy, const Execution& execution,
     name_fixed_object(&host_parker_, FixedObject::engine, 1);
     name_fixed_object(&sc_fences_, FixedObject::engine, 2);
     name_fixed_object(&clock_, FixedObject::engine, 3);
+    name_fixed_object(&quiescence_, FixedObject::engine, 4);
   }
   clock_ = 0;
   timed_waiters_ = 0;
+  quiescence_waiters_ = 0;
   reduced_ = execution.reduced;
   c11_ = execution.memory == MemoryModel::c11;
   if (c11_) memory_.reset();

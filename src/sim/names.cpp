@@ -15,9 +15,9 @@ namespace detail {
 
 namespace {
 
-constexpr std::string_view kKindNames[] = {"atomic",    "mutex",   "auto_event", "manual_event",
-                                           "parker",    "thread",  "pool",       "frame",
-                                           "semaphore", "condvar", "clock",      "-"};
+constexpr std::string_view kKindNames[] = {
+    "atomic", "mutex",     "auto_event", "manual_event", "parker",     "thread", "pool",
+    "frame",  "semaphore", "condvar",    "clock",        "quiescence", "-"};
 
 // Names given outside any execution; they last for the OS thread.
 std::map<const void*, std::string>& static_names() {
@@ -85,6 +85,8 @@ std::string Engine::name_of(Kind kind, const void* obj) {
       return "frame";
     case Kind::clock:
       return "clock";
+    case Kind::quiescence:
+      return "the other threads";
     default:
       break;
   }

@@ -27,6 +27,9 @@ const Options& Runtime::options() const { return engine_->options(); }
 bool in_execution() { return t_engine != nullptr && t_engine->on_fiber(); }
 ThreadId current_thread() { return t_engine ? t_engine->current_id() : 0; }
 std::uint64_t current_step() { return t_engine ? t_engine->steps() : 0; }
+void await_quiescence(std::source_location loc) {
+  if (in_execution()) t_engine->await_quiescence(loc);
+}
 std::string trace_so_far() { return t_engine ? t_engine->partial_result().format_trace() : ""; }
 
 }  // namespace syncstress::sim

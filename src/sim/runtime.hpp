@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <source_location>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -141,6 +142,9 @@ std::uint64_t current_step();
 /// (src/supervise/watchdog.cpp's hang and crash notes): it allocates, so it is not
 /// async-signal-safe.
 std::string trace_so_far();
+/// Blocks the calling simulated thread until every other thread is blocked or has finished
+/// (engine.hpp, "Quiescence"); returns at once outside an execution.
+void await_quiescence(std::source_location loc = std::source_location::current());
 /// Names a sim object (mutex, atomic, event, ...) in traces and deadlock reports; otherwise
 /// objects are named "<kind>#<n>" in creation order per execution. A name given inside an
 /// execution lasts until it ends; one given outside lasts for the OS thread.

@@ -34,6 +34,9 @@ void Engine::record(Kind kind, const void* obj, std::string_view op, std::string
 
 bool Engine::schedule(bool yielded, After after) {
   Thread& cur = *current_;
+  // Nothing can run: a thread waiting for that goes on, before any timeout ("Quiescence").
+  if (quiescence_waiters_ != 0 && runnable_.size() == 0 && !aborting_) [[unlikely]]
+    wake_quiescent();
   // Before the step is reported: a spurious wake or a timeout is part of it (see engine.hpp).
   // Not when the step bound ends the execution below. With no other thread runnable, only a
   // timeout (a deadlock stays one: a wait that only a spurious wake-up ends is a bug).
@@ -221,6 +224,18 @@ Thread* Engine::wake_spuriously(const Thread& cur) {
   }
   wake(t, false);
   return &t;
+}
+
+void Engine::wake_quiescent() {
+  for (std::uint32_t i = 0; i < thread_count_; ++i) {
+    Thread& t = *threads_[i];
+    if (t.state != State::blocked || t.wait != Wait::quiescence) continue;
+    --quiescence_waiters_;
+    // The step that left every other thread blocked ends the wait: ordered against it.
+    if (observe_) touch_waiters(&quiescence_);
+    wake(t, false);
+    return;
+  }
 }
 
 Engine::WaitEnd Engine::block_platform_wait(Kind kind, const void* obj, Wait wait,

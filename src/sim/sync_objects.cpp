@@ -395,6 +395,12 @@ std::uint64_t Engine::clock_now(source_location loc) {
   return now;
 }
 
+void Engine::await_quiescence(source_location loc) {
+  before(&quiescence_, loc, true);
+  ++quiescence_waiters_;
+  block(Kind::quiescence, &quiescence_, Wait::quiescence, "wait until the others block", {}, loc);
+}
+
 }  // namespace detail
 
 using detail::Engine;

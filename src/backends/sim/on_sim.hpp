@@ -25,6 +25,8 @@ struct HarnessHooks<Sim> {
   /// Released at once: sim keeps destroyed frames' storage until the execution ends, and a
   /// wake names an address without touching it.
   static void retire(const std::shared_ptr<void>&) {}
+  /// Returns once every other thread is blocked or has finished (sim/engine.hpp, "Quiescence").
+  static void await_quiescence(source_location loc) { sim::await_quiescence(loc); }
 };
 
 }  // namespace syncstress::scenarios
