@@ -57,6 +57,19 @@ TEST(RelacyChild, RelaxedUnlockIsADataRaceUnderEverySearch) {
               std::string::npos)
         << v["message"];
     EXPECT_FALSE(v["trace"].empty());
+    // Each line names its function by class and name, and its file from the source tree:
+    // "..., in ScenarioContext::enter_exclusive, scenarios/scenario_context.hpp(61)".
+    bool harness_line = false;
+    for (const auto& line : v["trace"]) {
+      const auto text = line.get<std::string>();
+      EXPECT_EQ(text.find("syncstress::"), std::string::npos) << text;
+      EXPECT_EQ(text.find(SYNCSTRESS_SOURCE_DIR), std::string::npos) << text;
+      if (text.find("in ScenarioContext::enter_exclusive, scenarios/scenario_context.hpp(") !=
+          std::string::npos) {
+        harness_line = true;
+      }
+    }
+    EXPECT_TRUE(harness_line) << v["trace"].dump(1);
   }
 }
 

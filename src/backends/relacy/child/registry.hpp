@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "backends/relacy/child/history_text.hpp"
 #include "primitives/all.hpp"
 #include "primitives/catalog.hpp"
 #include "scenarios/bind_body.hpp"
@@ -73,52 +74,6 @@ class HistoryBuffer : public std::streambuf {
  private:
   static constexpr std::size_t kSize = std::size_t{8} << 20;
   std::unique_ptr<char[]> text_;
-};
-
-/// A history line without the " [with P = ...]" blocks of GCC's function names, which can
-/// run to a kilobyte per line and say nothing the file and line do not.
-inline std::string without_template_arguments(const std::string& line) {
-  std::string out;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    if (line.compare(i, 7, " [with ") == 0) {
-      int depth = 0;
-      for (; i < line.size(); ++i) {
-        if (line[i] == '[') ++depth;
-        if (line[i] == ']' && --depth == 0) break;
-      }
-      ++i;
-      continue;
-    }
-    out += line[i++];
-  }
-  return out;
-}
-
-/// Replaces the addresses of a history (which change from run to run with ASLR) by object
-/// numbers in order of first appearance, so that the same schedule gives the same trace text.
-class AddressNames {
- public:
-  std::string rewrite(const std::string& line) {
-    std::string out;
-    std::size_t i = 0;
-    while (i < line.size()) {
-      if (line.compare(i, 2, "0x") == 0) {
-        std::size_t end = i + 2;
-        while (end < line.size() && std::isxdigit(static_cast<unsigned char>(line[end]))) ++end;
-        const std::string address = line.substr(i, end - i);
-        auto [it, added] = names_.emplace(address, "obj" + std::to_string(names_.size() + 1));
-        out += it->second;
-        i = end;
-        continue;
-      }
-      out += line[i++];
-    }
-    return out;
-  }
-
- private:
-  std::map<std::string, std::string> names_;
 };
 
 /// One line of Relacy's history: "[step] thread: <address> what..., in function, file(line)".
@@ -289,7 +244,8 @@ inline PrintedFailure read_printed_failure(const std::string& printed,
     }
     if (in_history) {
       if (line.empty()) break;
-      out.history.push_back(names.rewrite(without_template_arguments(line)));
+      out.history.push_back(names.rewrite(
+          shorten_history_line(without_template_arguments(line), SYNCSTRESS_SOURCE_DIR "/")));
     } else if (out.result.empty() && !line.empty() && line.find("iteration") != 0 &&
                line != test_name) {
       out.result = line;
