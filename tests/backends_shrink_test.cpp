@@ -208,6 +208,30 @@ TEST(Shrink, TheSameCounterexampleShrinksToTheSameSchedule) {
   EXPECT_LT(a->steps, a->original_steps);
 }
 
+TEST(Shrink, AStepBudgetEndsAShrinkAtTheSameScheduleOnAnyMachine) {
+  // The steps of all trials together: a budget a little over the counterexample's own steps
+  // lets a few trials run, whatever the clock says, and two shrinks stop at the same point.
+  const Cell cell =
+      make_cell(preset("shared-mutex-starvation"), primitive("shared_mutex_part8"), {});
+  auto strategy = make_strategy_from_description("pct:d=3", 7);
+  const auto found = find(cell, *strategy, 5'000);
+  ASSERT_TRUE(found);
+  ShrinkLimits whole;
+  whole.seconds = 600;
+  const auto unlimited = shrink_violation(cell, found->schedule, found->verdict, whole, no_watch());
+  ASSERT_TRUE(unlimited);
+  ASSERT_GT(unlimited->executions, 20u);
+  ShrinkLimits limits = whole;
+  limits.steps = 10 * unlimited->original_steps;
+  const auto a = shrink_violation(cell, found->schedule, found->verdict, limits, no_watch());
+  const auto b = shrink_violation(cell, found->schedule, found->verdict, limits, no_watch());
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(a->stopped_by, "steps");
+  EXPECT_LT(a->executions, unlimited->executions);
+  EXPECT_EQ(a->schedule, b->schedule);
+  EXPECT_EQ(a->executions, b->executions);
+}
+
 TEST(Shrink, AScheduleThatNoLongerBreaksThePropertyIsNotShrunk) {
   // A passing execution offered as a counterexample: the first re-run does not break it.
   const Cell cell = make_cell(preset("mutex-safety"), primitive("ticket_mutex"), {});

@@ -87,8 +87,8 @@ class RunCommand final : public Command {
                    "The time budget is the plan: a cell it ends with nothing broken passes "
                    "(default: inconclusive)");
     sub_->add_option("--shrink-budget", shrink_budget_,
-                     "Seconds to shrink each sim violation for, 0.001..3600 (default: 5; it "
-                     "stops sooner after 20,000 executions)")
+                     "Seconds to shrink each sim violation for at most, 0.001..3600 (default: 5; "
+                     "it stops sooner after 20,000 executions or 50 million steps)")
         ->type_name("SECONDS");
     auto* no_shrink =
         sub_->add_flag("--no-shrink", no_shrink_,

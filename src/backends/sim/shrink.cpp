@@ -147,6 +147,8 @@ class Shrinker {
       stopped_by_ = "interrupted";
     } else if (executions_ >= limits_.executions) {
       stopped_by_ = "executions";
+    } else if (steps_ >= limits_.steps) {
+      stopped_by_ = "steps";
     } else if (elapsed() >= limits_.seconds) {
       stopped_by_ = "time";
     }
@@ -163,6 +165,7 @@ class Shrinker {
     if (!execution) return std::nullopt;
     ++executions_;
     const Trial t = runner_.run(*cell_, logging, *execution);
+    steps_ += t.steps;
     if (pruned != nullptr) *pruned = t.pruned;
     Run out;
     out.verdict = t.verdict;
@@ -422,6 +425,7 @@ class Shrinker {
   Run best_;
   std::uint64_t original_steps_ = 0;
   std::uint64_t executions_ = 0;
+  std::uint64_t steps_ = 0;  // the trials' together
   std::string stopped_by_;
 };
 

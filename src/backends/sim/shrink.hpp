@@ -19,8 +19,8 @@
 // fewer preemptions, or as many and fewer steps.
 // The passes repeat until none takes anything or the budget ends. Each attempt is a fixed
 // function of the current candidate, so the result depends on the budget only when it runs
-// out: the executions budget is what ends it on any ordinary machine; the time budget is a
-// guard.
+// out: the budgets in executions and in steps (which long executions spend sooner) are what end
+// it on any ordinary machine; the time budget is a guard.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +41,9 @@ namespace syncstress::scenarios {
 struct ShrinkLimits {
   double seconds = 5;                 ///< --shrink-budget
   std::uint64_t executions = 20'000;  ///< per violation
+  /// Per violation, the trials' steps together: a counterexample of many steps (a long spin)
+  /// gets fewer trials, ended by this count rather than by the clock.
+  std::uint64_t steps = 50'000'000;
   /// Whether the parameter pass runs (it re-resolves the cell from its preset and primitive:
   /// off for a cell whose body is not the catalogue's, as in tests).
   bool lower_parameters = true;
@@ -62,7 +65,7 @@ struct Shrunk {
   bool parameters_changed = false;  ///< some parameter was lowered
   std::uint64_t executions = 0;     ///< executions shrinking ran
   double seconds = 0;
-  /// "done" (no pass takes anything more), "executions" or "time" (the budget ended it),
+  /// "done" (no pass takes anything more), "executions", "steps" or "time" (a budget ended it),
   /// "interrupted" (SIGINT or SIGTERM).
   std::string stopped_by;
 };
