@@ -190,16 +190,27 @@ TEST(Shrink, KeepsThePropertyNeverGrowsAndReplaysOnThePresetsPorts) {
   EXPECT_GE(cells_with_a_finding, 9);
 }
 
+/// shared_mutex_part8's writer starvation as PCT finds it with seed 7: a counterexample that
+/// takes shrinking many trials.
+struct Part8Starvation {
+  Cell cell = make_cell(preset("shared-mutex-starvation"), primitive("shared_mutex_part8"), {});
+  std::optional<Found> found;
+  Part8Starvation() {
+    auto strategy = make_strategy_from_description("pct:d=3", 7);
+    found = find(cell, *strategy, 5'000);
+  }
+  std::optional<Shrunk> shrink(const ShrinkLimits& limits) const {
+    return shrink_violation(cell, found->schedule, found->verdict, limits, no_watch());
+  }
+};
+
 TEST(Shrink, TheSameCounterexampleShrinksToTheSameSchedule) {
-  const Cell cell =
-      make_cell(preset("shared-mutex-starvation"), primitive("shared_mutex_part8"), {});
-  auto strategy = make_strategy_from_description("pct:d=3", 7);
-  const auto found = find(cell, *strategy, 5'000);
-  ASSERT_TRUE(found);
+  const Part8Starvation part8;
+  ASSERT_TRUE(part8.found);
   ShrinkLimits limits;
   limits.seconds = 60;
-  const auto a = shrink_violation(cell, found->schedule, found->verdict, limits, no_watch());
-  const auto b = shrink_violation(cell, found->schedule, found->verdict, limits, no_watch());
+  const auto a = part8.shrink(limits);
+  const auto b = part8.shrink(limits);
   ASSERT_TRUE(a && b);
   EXPECT_EQ(a->schedule, b->schedule);
   EXPECT_EQ(a->overrides, b->overrides);
@@ -211,20 +222,17 @@ TEST(Shrink, TheSameCounterexampleShrinksToTheSameSchedule) {
 TEST(Shrink, AStepBudgetEndsAShrinkAtTheSameScheduleOnAnyMachine) {
   // The steps of all trials together: a budget a little over the counterexample's own steps
   // lets a few trials run, whatever the clock says, and two shrinks stop at the same point.
-  const Cell cell =
-      make_cell(preset("shared-mutex-starvation"), primitive("shared_mutex_part8"), {});
-  auto strategy = make_strategy_from_description("pct:d=3", 7);
-  const auto found = find(cell, *strategy, 5'000);
-  ASSERT_TRUE(found);
+  const Part8Starvation part8;
+  ASSERT_TRUE(part8.found);
   ShrinkLimits whole;
   whole.seconds = 600;
-  const auto unlimited = shrink_violation(cell, found->schedule, found->verdict, whole, no_watch());
+  const auto unlimited = part8.shrink(whole);
   ASSERT_TRUE(unlimited);
   ASSERT_GT(unlimited->executions, 20u);
   ShrinkLimits limits = whole;
   limits.steps = 10 * unlimited->original_steps;
-  const auto a = shrink_violation(cell, found->schedule, found->verdict, limits, no_watch());
-  const auto b = shrink_violation(cell, found->schedule, found->verdict, limits, no_watch());
+  const auto a = part8.shrink(limits);
+  const auto b = part8.shrink(limits);
   ASSERT_TRUE(a && b);
   EXPECT_EQ(a->stopped_by, "steps");
   EXPECT_LT(a->executions, unlimited->executions);
