@@ -156,9 +156,11 @@ PY
 echo "--- my-syncstress run --preset timed-lock.json (the example's own family, sim)"
 check_family sim
 echo "--- the same on real threads (--schedule stress)"
-check_family stress --schedule stress
+# The preset's 20 s, tripled: a loaded machine (a CI job beside this one) runs few trials in it,
+# and the hand-off lock's trials are slow when its threads outnumber the cores.
+check_family stress --schedule stress --time-budget 60
 echo "--- the same under Relacy (--schedule relacy-random)"
-check_family relacy --schedule relacy-random --set actors=2
+check_family relacy --schedule relacy-random
 
 echo "--- a primitive the example's family does not apply to is refused with the fix (exit 2)"
 status=0
