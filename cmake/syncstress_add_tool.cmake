@@ -1,4 +1,5 @@
-# syncstress_add_tool(NAME PRIMITIVES_HEADER FILE [ONLY_THESE_PRIMITIVES] [EXCLUDE_FROM_ALL])
+# syncstress_add_tool(NAME PRIMITIVES_HEADER FILE [FAMILIES_HEADER FILE] [ONLY_THESE_PRIMITIVES]
+#                     [EXCLUDE_FROM_ALL])
 #
 # Builds NAME, the syncstress command line, and NAME-relacy, its syncstress-relacy twin (NAME
 # runs the twin beside it: src/backends/relacy/program.cpp), knowing the primitives FILE lists
@@ -7,6 +8,11 @@
 # templates and SYNCSTRESS_EXTRA_PRIMITIVES(X), one X(template, kind, mode, source, claims,
 # summary) per primitive, as SYNCSTRESS_PRIMITIVES in primitives/catalog.hpp; each template is
 # visible from namespace syncstress and includes only platform/ headers.
+#
+# FAMILIES_HEADER FILE, if given, defines scenario families of the tool's own and
+# SYNCSTRESS_EXTRA_FAMILIES(X), one X(type) per family (scenarios/tool_family.hpp says what the
+# type holds); presets name them by their names, and they run on the tool's primitives they apply
+# to, on sim, on real threads and on Relacy.
 #
 # Only FILE's primitives are compiled for the tool, in two translation units that register them
 # before main (src/backends/extra/register_sim.cpp,
@@ -18,7 +24,7 @@
 # and the registration units are installed sources.
 function(syncstress_add_tool name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "EXCLUDE_FROM_ALL;ONLY_THESE_PRIMITIVES"
-                        "PRIMITIVES_HEADER" "")
+                        "PRIMITIVES_HEADER;FAMILIES_HEADER" "")
   if(NOT arg_PRIMITIVES_HEADER)
     message(FATAL_ERROR "syncstress_add_tool(${name}): PRIMITIVES_HEADER names the header of "
                         "your primitives, which defines SYNCSTRESS_EXTRA_PRIMITIVES(X) (see "
@@ -27,7 +33,7 @@ function(syncstress_add_tool name)
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "syncstress_add_tool(${name}): unknown arguments "
                         "${arg_UNPARSED_ARGUMENTS} (it takes PRIMITIVES_HEADER FILE, "
-                        "ONLY_THESE_PRIMITIVES, EXCLUDE_FROM_ALL)")
+                        "FAMILIES_HEADER FILE, ONLY_THESE_PRIMITIVES, EXCLUDE_FROM_ALL)")
   endif()
   get_filename_component(header "${arg_PRIMITIVES_HEADER}" ABSOLUTE
                          BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
@@ -68,10 +74,21 @@ function(syncstress_add_tool name)
     list(APPEND sim_definitions SYNCSTRESS_ONLY_EXTRA_PRIMITIVES)
   endif()
   set(header_definition SYNCSTRESS_EXTRA_PRIMITIVES_HEADER="${header}")
+  set(families_header "")
+  if(arg_FAMILIES_HEADER)
+    get_filename_component(families_header "${arg_FAMILIES_HEADER}" ABSOLUTE
+                           BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+    get_source_file_property(generated "${families_header}" GENERATED)
+    if(NOT generated AND NOT EXISTS "${families_header}")
+      message(FATAL_ERROR "syncstress_add_tool(${name}): FAMILIES_HEADER ${families_header} "
+                          "does not exist")
+    endif()
+    list(APPEND header_definition SYNCSTRESS_EXTRA_FAMILIES_HEADER="${families_header}")
+  endif()
 
-  # The header is listed as a source so that a generated one is made before the compiles.
-  add_executable(${name} ${exclude} ${register_sim} ${header})
-  set_source_files_properties(${header} PROPERTIES HEADER_FILE_ONLY ON)
+  # The headers are listed as sources so that generated ones are made before the compiles.
+  add_executable(${name} ${exclude} ${register_sim} ${header} ${families_header})
+  set_source_files_properties(${header} ${families_header} PROPERTIES HEADER_FILE_ONLY ON)
   target_compile_definitions(${name} PRIVATE ${header_definition} ${sim_definitions})
   target_compile_options(${name} PRIVATE ${options})
   target_link_libraries(${name} PRIVATE ${prefix}cli)
@@ -81,7 +98,8 @@ function(syncstress_add_tool name)
   foreach(kind mutex shared_mutex semaphore event work_queue)
     list(APPEND relacy_kinds $<TARGET_OBJECTS:${prefix}relacy_${kind}>)
   endforeach()
-  add_executable(${name}-relacy ${exclude} ${register_relacy} ${header} ${relacy_kinds})
+  add_executable(${name}-relacy ${exclude} ${register_relacy} ${header} ${families_header}
+                                 ${relacy_kinds})
   target_compile_definitions(${name}-relacy PRIVATE ${header_definition})
   target_compile_options(${name}-relacy PRIVATE ${options})
   target_link_libraries(${name}-relacy PRIVATE ${prefix}relacy_common)

@@ -1,6 +1,7 @@
 // A family's body bound to one primitive on one platform: the one place where a family, a
 // kind and a mode meet a primitive's template. The sim cells (src/backends/sim/bind.cpp) bind on
-// Sim, syncstress-relacy on Relacy, from the same family templates.
+// Sim, syncstress-relacy on Relacy, from the same family templates. (A tool's own families bind in
+// its registration units: scenarios/tool_family.hpp.)
 #pragma once
 
 #include <cstdint>
@@ -22,12 +23,13 @@ namespace syncstress::scenarios {
 /// One execution's body: runs as the platform's first thread and fills the observations.
 using Body = std::function<void(Observations&, const Params&)>;
 
-/// The body of `family` for primitive `Tmpl<P>` of kind K and mode M, judging against
-/// `claims`; nullopt when the family does not apply to the kind and mode.
+/// The body of built-in `family` for primitive `Tmpl<P>` of kind K and mode M, judging against
+/// `claims`; nullopt when the family does not apply to the kind and mode, and for a tool's own
+/// family, which only the tool's registration units bind (scenarios/tool_family.hpp).
 template <Platform P, template <class> class Tmpl, Kind K, Mode M>
 std::optional<Body> bind_body(Family family, std::uint32_t claims) {
   using Prim = Tmpl<P>;
-  if (!applies(family, K, M)) return std::nullopt;
+  if (is_tool_family(family) || !applies(family, K, M)) return std::nullopt;
   switch (family) {
     case Family::safety:
       if constexpr (K != Kind::work_queue) {

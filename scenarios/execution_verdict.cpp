@@ -7,7 +7,8 @@ namespace syncstress::scenarios {
 namespace {
 
 /// In the families that inject a fault on purpose, what the fault breaks is the headline
-/// property: a primitive that does not claim it is measured, not failed.
+/// property: a primitive that does not claim it is measured, not failed. (A tool's own family
+/// injects none: a deadlock or a crash fails it whatever the claims, as in safety.)
 bool claimed_here(Family family, std::uint32_t claims) {
   const bool fault_family = family == Family::cancellation || family == Family::spurious_wakeups;
   return !fault_family || (claims & headline_claim(family)) != 0;

@@ -126,14 +126,16 @@ Preset parse_preset(const nlohmann::json& doc, const std::filesystem::path& file
   p.description = string_field(doc, "description", file);
   const auto family = string_field(doc, "family", file);
   const auto kind = string_field(doc, "kind", file);
-  bool found = false;
-  std::string families;
-  for (const Family f : all_families()) {
-    families += (families.empty() ? "" : ", ") + std::string(to_string(f));
-    if (to_string(f) == family) p.family = f, found = true;
+  if (const auto f = family_from_string(family)) {
+    p.family = *f;
+  } else {
+    std::string families;
+    for (const Family known : all_families()) {
+      families += (families.empty() ? "" : ", ") + std::string(to_string(known));
+    }
+    bad(file, "unknown family '" + family + "'; families are: " + families);
   }
-  if (!found) bad(file, "unknown family '" + family + "'; families are: " + families);
-  found = false;
+  bool found = false;
   std::string kinds;
   for (Kind k : kKinds) {
     kinds += (kinds.empty() ? "" : ", ") + std::string(to_string(k));

@@ -22,7 +22,9 @@ CellResult Cell::identity() const {
 
 OfferedFaults offered_faults(const Cell& cell) {
   const Family f = cell.preset.family;
-  const bool offered = f == Family::safety || f == Family::fairness || f == Family::progress;
+  // A tool's own family runs as safety does: faults only for a primitive that tolerates them.
+  const bool offered =
+      f == Family::safety || f == Family::fairness || f == Family::progress || is_tool_family(f);
   return {offered && cell.primitive != nullptr &&
               (cell.primitive->claims & kSpuriousWakeupTolerance) != 0,
           offered};

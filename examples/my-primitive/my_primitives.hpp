@@ -7,6 +7,7 @@
 #pragma once
 
 #include "my/spin_lock.hpp"
+#include "my/timed_lock.hpp"
 
 namespace syncstress {
 
@@ -18,15 +19,25 @@ template <Platform P>
 using my_spin_lock_fences = my::spin_lock<P, my::Variant::fences>;
 template <Platform P>
 using my_spin_lock_fence_dropped = my::spin_lock<P, my::Variant::fence_dropped>;
+template <Platform P>
+using my_timed_lock = my::timed_lock<P, my::TimedVariant::exchange>;
+template <Platform P>
+using my_timed_lock_check_then_set = my::timed_lock<P, my::TimedVariant::check_then_set>;
 
 }  // namespace syncstress
 
-#define SYNCSTRESS_EXTRA_PRIMITIVES(X)                                                          \
-  X(my_spin_lock, Kind::mutex, Mode::sync, "examples/my-primitive", kMutualExclusion,           \
-    "test-and-set spin lock: exchange to take, release store to leave")                         \
-  X(my_spin_lock_check_then_set, Kind::mutex, Mode::sync, "examples/my-primitive, bug planted", \
-    kMutualExclusion, "the same lock taken by a load and a separate store (check-then-set)")    \
-  X(my_spin_lock_fences, Kind::mutex, Mode::sync, "examples/my-primitive", kMutualExclusion,    \
-    "relaxed exchange and store, ordered by an acquire and a release fence")                    \
-  X(my_spin_lock_fence_dropped, Kind::mutex, Mode::sync, "examples/my-primitive, bug planted",  \
-    kMutualExclusion, "the fenced lock without its release fence (a data race)")
+#define SYNCSTRESS_EXTRA_PRIMITIVES(X)                                                           \
+  X(my_spin_lock, Kind::mutex, Mode::sync, "examples/my-primitive", kMutualExclusion,            \
+    "test-and-set spin lock: exchange to take, release store to leave")                          \
+  X(my_spin_lock_check_then_set, Kind::mutex, Mode::sync, "examples/my-primitive, bug planted",  \
+    kMutualExclusion, "the same lock taken by a load and a separate store (check-then-set)")     \
+  X(my_spin_lock_fences, Kind::mutex, Mode::sync, "examples/my-primitive", kMutualExclusion,     \
+    "relaxed exchange and store, ordered by an acquire and a release fence")                     \
+  X(my_spin_lock_fence_dropped, Kind::mutex, Mode::sync, "examples/my-primitive, bug planted",   \
+    kMutualExclusion, "the fenced lock without its release fence (a data race)")                 \
+  X(my_timed_lock, Kind::mutex, Mode::sync, "examples/my-primitive",                             \
+    kMutualExclusion | kNoLostWakeups,                                                           \
+    "hand-off lock: waiter list in a uintptr_t, a semaphore per waiter, timed path on a cv")     \
+  X(my_timed_lock_check_then_set, Kind::mutex, Mode::sync, "examples/my-primitive, bug planted", \
+    kMutualExclusion | kNoLostWakeups,                                                           \
+    "the same lock whose try_lock_for takes a free lock by a load and a separate store")

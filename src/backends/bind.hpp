@@ -21,6 +21,7 @@ namespace syncstress::scenarios {
 
 /// The sim body of `family` for the primitive named `primitive` (which must apply), or nullopt
 /// if no such primitive exists. Defined in src/backends/sim/bind.cpp, which expands the catalogue.
+/// A tool's own family only the registered binders bind.
 std::optional<Body> bind(Family family, std::string_view primitive, std::uint32_t claims);
 
 /// What bind asks about a primitive that is not in the catalogue's list: the binder of a tool

@@ -36,7 +36,16 @@ bool model_checks(const StrategySpec& strategy) {
 }
 
 bool fits(const scenarios::Preset& preset, const PrimitiveInfo& p) {
-  return p.kind == preset.kind && scenarios::applies(preset.family, p.kind, p.mode);
+  return p.kind == preset.kind && scenarios::applies(preset.family, p);
+}
+
+/// The primitives a tool's own family runs on, for messages: "a, b".
+std::string bound_to(scenarios::Family family) {
+  std::string names;
+  for (const auto& p : all_primitives()) {
+    if (scenarios::applies(family, p)) names += concat(names.empty() ? "" : ", ", p.name);
+  }
+  return names.empty() ? std::string("none") : names;
 }
 
 /// The primitives a cell of `preset` is made for: each of `named` (which must fit), else
@@ -45,6 +54,13 @@ std::vector<const PrimitiveInfo*> primitives_for(const scenarios::Preset& preset
                                                  const std::vector<const PrimitiveInfo*>& named) {
   std::vector<const PrimitiveInfo*> out;
   for (const auto* p : named) {
+    if (p->kind == preset.kind && scenarios::is_tool_family(preset.family) && !fits(preset, *p)) {
+      throw UsageError(concat("--primitive ", p->name, ": scenario '", preset.name,
+                              "' is of the family '", to_string(preset.family),
+                              "', which this tool registered for its own primitives; it runs on ",
+                              bound_to(preset.family), ". Name one of those, or leave out ",
+                              "--primitive"));
+    }
     if (!fits(preset, *p)) {
       throw UsageError(concat("--primitive ", p->name, ": a ", to_string(p->mode), " ",
                               to_string(p->kind), " does not fit scenario '", preset.name, "' (",

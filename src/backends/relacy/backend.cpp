@@ -19,7 +19,7 @@ relacy::CellSpec relacy_spec(const scenarios::Cell& cell, const RelacySearch& se
   spec.kind = std::string(to_string(cell.preset.kind));
   spec.primitive = std::string(cell.primitive->name);
   spec.search = search;
-  const auto wanted = relacy::parameter_names(spec.family);
+  const auto wanted = relacy::parameter_names(cell.preset.family);
   for (const auto& [k, v] : cell.params.as_strings()) {
     if (wanted.count(k)) spec.params[k] = v;
   }

@@ -133,8 +133,13 @@ const std::map<std::string, std::set<std::string>>& supported() {
   return table;
 }
 
-std::set<std::string> parameter_names(const std::string& family) {
-  if (family == "progress") return {"producers", "items"};
+std::set<std::string> parameter_names(scenarios::Family family) {
+  if (scenarios::is_tool_family(family)) {
+    std::set<std::string> own;
+    for (const auto& spec : scenarios::family_param_specs(family)) own.insert(spec.name);
+    return own;
+  }
+  if (family == scenarios::Family::progress) return {"producers", "items"};
   return {"actors", "rounds", "writers", "capacity"};
 }
 

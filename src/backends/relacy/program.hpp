@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 
+#include "scenarios/family.hpp"
 #include "scenarios/outcome.hpp"
 #include "schedules/relacy_strategies.hpp"
 
@@ -47,8 +48,9 @@ std::filesystem::path executable();
 /// executable is missing or does not answer.
 const std::map<std::string, std::set<std::string>>& supported();
 
-/// The parameter names syncstress-relacy takes for `family`: the backend passes only these.
-std::set<std::string> parameter_names(const std::string& family);
+/// The parameter names syncstress-relacy takes for `family`: the backend passes only these. A
+/// tool's own family takes all of its own.
+std::set<std::string> parameter_names(scenarios::Family family);
 
 /// Checks that syncstress-relacy takes the cell as `spec` gives it (its parameters, its first
 /// iteration) without running it. Throws UsageError with the child's message when it does not.

@@ -21,6 +21,8 @@ bool register_extra_binder(ExtraBinder binder) {
 }
 
 std::optional<Body> bind(Family family, std::string_view primitive, std::uint32_t claims) {
+  // A tool's own family is bound by the tool's binders alone (scenarios/tool_family.hpp).
+  if (is_tool_family(family)) return extra_binders().bind(family, primitive, claims);
 #define SYNCSTRESS_BIND(tmpl, kind, mode, source, claim_bits, summary) \
   if (primitive == #tmpl) return bind_body<Sim, tmpl, kind, mode>(family, claims);
   SYNCSTRESS_PRIMITIVES(SYNCSTRESS_BIND)

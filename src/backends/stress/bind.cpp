@@ -20,6 +20,8 @@ bool register_extra_real_binder(ExtraBinder binder) {
 }
 
 std::optional<Body> bind_real(Family family, std::string_view primitive, std::uint32_t claims) {
+  // A tool's own family is bound by the tool's binders alone (scenarios/tool_family.hpp).
+  if (is_tool_family(family)) return extra_binders().bind(family, primitive, claims);
 #define SYNCSTRESS_BIND(tmpl, kind, mode, source, claim_bits, summary) \
   if (primitive == #tmpl) return bind_on_real<tmpl, kind, mode>(family, claims);
   SYNCSTRESS_PRIMITIVES(SYNCSTRESS_BIND)

@@ -31,8 +31,10 @@ double seconds_since(Clock::time_point start) {
 }
 
 /// The family's thread parameter for `threads` actors in all (the others the family adds,
-/// such as a canceller and a releaser, counted out).
+/// such as a canceller and a releaser, counted out). A tool's own family: its "actors", if it
+/// has a parameter of that name (docs/your-primitive.md).
 std::pair<std::string, std::int64_t> thread_parameter(const Cell& cell, std::int64_t threads) {
+  if (is_tool_family(cell.preset.family)) return {"actors", threads};
   switch (cell.preset.family) {
     case Family::safety:
     case Family::fairness:
@@ -52,8 +54,10 @@ std::pair<std::string, std::int64_t> thread_parameter(const Cell& cell, std::int
   return {"actors", threads};
 }
 
-/// The repeat counts a trial multiplies by the scale.
+/// The repeat counts a trial multiplies by the scale. A tool's own family: its "rounds", if it
+/// has a parameter of that name.
 std::vector<std::string> repeat_parameters(Family family) {
+  if (is_tool_family(family)) return {"rounds"};
   switch (family) {
     case Family::safety:
       return {"rounds"};
@@ -173,13 +177,15 @@ Params stress_params(const Cell& cell, const StressSearch& stress, std::uint64_t
     }
     return v;
   };
+  auto known = [&](const std::string& key) {
+    return std::any_of(specs.begin(), specs.end(),
+                       [&](const ParamSpec& s) { return s.name == key; });
+  };
   std::map<std::string, std::string> overrides = cell.overrides;
   const auto [name, count] = thread_parameter(cell, static_cast<std::int64_t>(threads));
-  overrides.try_emplace(name, std::to_string(clamp_to(name, count)));
+  if (known(name)) overrides.try_emplace(name, std::to_string(clamp_to(name, count)));
   for (const auto& key : repeat_parameters(cell.preset.family)) {
-    bool known = false;
-    for (const auto& s : specs) known = known || s.name == key;
-    if (!known) continue;
+    if (!known(key)) continue;
     const auto scaled = cell.params.integer(key) * static_cast<std::int64_t>(stress.scale);
     overrides.try_emplace(key, std::to_string(clamp_to(key, scaled)));
   }

@@ -82,11 +82,21 @@ const std::map<std::string, Entry>& registry() {
 }
 
 /// The ranges relacy takes, by family: its searches grow fast with threads and rounds, and the
-/// dynamic-thread budget of its tests is fixed when they are compiled (registry.hpp).
+/// dynamic-thread budget of its tests is fixed when they are compiled (registry.hpp). A tool's
+/// own family takes its parameters in the ranges it gave them (keeping within the budget is its
+/// author's part: docs/your-primitive.md).
 struct Range {
   std::int64_t lo, hi;
 };
-const std::map<std::string, Range>& relacy_ranges(Family family) {
+std::map<std::string, Range> relacy_ranges(Family family) {
+  if (scenarios::is_tool_family(family)) {
+    std::map<std::string, Range> own;
+    for (const auto& spec : scenarios::family_param_specs(family)) {
+      own[spec.name] = spec.type == scenarios::ParamSpec::Type::boolean ? Range{0, 1}
+                                                                        : Range{spec.min, spec.max};
+    }
+    return own;
+  }
   static const std::map<std::string, Range> progress{{"producers", {1, 2}}, {"items", {1, 6}}};
   static const std::map<std::string, Range> safety{
       {"actors", {2, 3}}, {"rounds", {1, 4}}, {"writers", {0, 3}}, {"capacity", {1, 3}}};
@@ -96,7 +106,7 @@ const std::map<std::string, Range>& relacy_ranges(Family family) {
 /// The family's parameters from --set key=value: its defaults, the values given, checked
 /// against what relacy takes.
 Params parameters(Family family, const std::vector<std::string>& settings) {
-  const auto& ranges = relacy_ranges(family);
+  const auto ranges = relacy_ranges(family);
   std::map<std::string, std::string> overrides;
   for (const auto& setting : settings) {
     const auto eq = setting.find('=');
@@ -197,7 +207,8 @@ struct Commands {
 
  private:
   static void add_cell_options(CLI::App* sub, Options& o) {
-    sub->add_option("--family", o.family, "safety or progress")->required();
+    sub->add_option("--family", o.family, "safety, progress, or one of the tool's own (`list`)")
+        ->required();
     sub->add_option("--kind", o.kind, "the primitive's kind")->required();
     sub->add_option("--primitive", o.primitive, "a name from `list`")->required();
     sub->add_option("--search", o.scheduler, "random, bound or full")

@@ -440,7 +440,8 @@ struct Entry {
 };
 
 /// The families run on relacy: safety for every kind but work queues, progress for those.
-/// (The bodies of the others compile for Relacy too; their checks are sim's job today.)
+/// (The bodies of the others compile for Relacy too; their checks are sim's job today.) A tool's
+/// own families run there too, on its primitives (extra/register_relacy.cpp).
 template <Kind K>
 constexpr Family kRelacyFamily = K == Kind::work_queue ? Family::progress : Family::safety;
 
