@@ -59,8 +59,9 @@ std::uint32_t DporStrategy::preemptions_through(const Node& node) const {
 }
 
 void DporStrategy::diverged(const std::string& what) const {
-  throw ScheduleDivergence(depth_, "exhaustive: the program is not deterministic: at choice #" +
-                                       std::to_string(depth_) + " " + what +
+  const std::string where = "at choice #" + std::to_string(depth_) + " " + what;
+  note_divergence(explored_, where + " than the path holds");
+  throw ScheduleDivergence(depth_, "exhaustive: the program is not deterministic: " + where +
                                        " than on the same path before");
 }
 

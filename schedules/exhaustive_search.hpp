@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "schedules/strategy.hpp"
 
@@ -53,6 +54,29 @@ class ExhaustiveSearch : public Strategy {
   /// it has completed (schedules/search_estimate.hpp); exact once it is complete. Between two
   /// executions.
   virtual double estimated_executions() const = 0;
+
+  /// After resume(): what the program asked, in the first execution since, that the
+  /// checkpoint's path does not hold (at choice #N it asked ...). The path an unedited
+  /// checkpoint holds is the one the program took before, so such a checkpoint is not this
+  /// program's: edited, another cell's, or written by another build of the primitive. Nothing
+  /// otherwise, and nothing for a divergence in a later execution (the program's own).
+  const std::optional<std::string>& left_checkpoint_path() const { return left_checkpoint_path_; }
+
+ protected:
+  /// For resume(), once it has taken a checkpoint of `explored` executions.
+  void resumed_after(std::uint64_t explored) {
+    first_since_resume_ = explored + 1;
+    left_checkpoint_path_.reset();
+  }
+  /// For the search's divergence check: `what` the program asked off the path in execution
+  /// number `execution` (counted as executions_explored counts them).
+  void note_divergence(std::uint64_t execution, const std::string& what) const {
+    if (execution == first_since_resume_) left_checkpoint_path_ = what;
+  }
+
+ private:
+  std::uint64_t first_since_resume_ = 0;  // executions are numbered from 1: 0 is none
+  mutable std::optional<std::string> left_checkpoint_path_;
 };
 
 }  // namespace syncstress

@@ -72,10 +72,12 @@ void ExhaustiveStrategy::diverged(const Node& node, bool is_thread, std::uint64_
     return thread ? "a thread choice among " + std::to_string(b) + " runnable"
                   : "a number below " + std::to_string(b);
   };
-  throw ScheduleDivergence(
-      depth_, "exhaustive: the program is not deterministic: at choice #" + std::to_string(depth_) +
-                  " it asked " + say(is_thread, bound) + ", but on the same path before it asked " +
-                  say(node.is_thread, node.bound));
+  const std::string where =
+      "at choice #" + std::to_string(depth_) + " it asked " + say(is_thread, bound);
+  note_divergence(explored_, where + ", where the path holds " + say(node.is_thread, node.bound));
+  throw ScheduleDivergence(depth_, "exhaustive: the program is not deterministic: " + where +
+                                       ", but on the same path before it asked " +
+                                       say(node.is_thread, node.bound));
 }
 
 std::size_t ExhaustiveStrategy::next_thread(std::span<const ThreadId> runnable, ThreadId current,

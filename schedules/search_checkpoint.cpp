@@ -196,6 +196,7 @@ void ExhaustiveStrategy::resume(const json& position) {
   // The estimate starts afresh: the subtrees completed before the checkpoint are not known.
   estimate_.clear();
   for (Node& n : path_) n.branch_start = explored_ > 0 ? explored_ - 1 : 0;
+  resumed_after(explored_);
 }
 
 json DporStrategy::checkpoint() const {
@@ -320,6 +321,7 @@ void DporStrategy::resume(const json& position) {
   // The estimate starts afresh: the subtrees completed before the checkpoint are not known.
   estimate_.clear();
   for (Node& n : path_) n.branch_start = explored_ > 0 ? explored_ - 1 : 0;
+  resumed_after(explored_);
 }
 
 }  // namespace syncstress

@@ -213,5 +213,73 @@ TEST(CliResume, ACheckpointRunCouldNotHaveWrittenIsRefusedNamingItsFieldBeforeAn
   }
 }
 
+/// A position cut by a 1 ms time budget from `schedule` on ticket_mutex x mutex-safety.
+json cut_position(const TempDir& dir, const std::string& schedule) {
+  const auto first =
+      run_cli({"run", "--scenario", "mutex-safety", "--primitive", "ticket_mutex", "--schedule",
+               schedule, "--time-budget", "0.001", "--quiet", "--out", "cut.json"},
+              dir.path());
+  EXPECT_EQ(first.exit_code, 4) << first.err;
+  return read_json(dir.path() / "cut.json");
+}
+
+// Well formed and consistent, yet not where this cell stopped: only running the cell shows it.
+// Its first execution, which walks the position's path, leaves it; the run stops there.
+TEST(CliResume, AWellFormedPositionThatIsNotTheCellsIsRefusedWhenItsFirstExecutionLeavesIt) {
+  TempDir dir;
+  const auto refused = [&](const json& report, const std::string& why) {
+    dir.write("edited.json", report.dump());
+    const auto r = run_cli({"run", "--resume", "edited.json", "--out", "out.json"}, dir.path());
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(
+        r.err.find("--resume edited.json: the position of cell ticket_mutex x mutex-safety " + why),
+        std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("nondeterminism"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "out.json"));
+  };
+  const std::string left =
+      "did not lead this cell where it stopped: the first execution "
+      "resumed from it left its path (at choice #";
+  {
+    SCOPED_TRACE("the reduced search: a runnable thread renamed where nothing else names it");
+    json report = cut_position(dir, "exhaustive");
+    json& path = report["cells"][0]["position"]["search"]["state"]["path"];
+    bool edited = false;
+    for (json& node : path) {
+      // [is_thread, bound, chosen, runnable, backtrack, done, sleep, ...]
+      if (!node[0].get<bool>()) continue;
+      const json last = node[3].back();
+      const auto names = [&](const json& threads) {
+        for (const json& t : threads) {
+          if (t == last || (t.is_array() && !t.empty() && t[0] == last)) return true;
+        }
+        return false;
+      };
+      if (names(node[4]) || names(node[5]) || names(node[6])) continue;
+      node[3].back() = last.get<int>() + 1;
+      edited = true;
+      break;
+    }
+    ASSERT_TRUE(edited) << path.dump();
+    refused(report, left);
+  }
+  {
+    SCOPED_TRACE("the plain search: a choice's bound changed, its answer still below it");
+    json report = cut_position(dir, "exhaustive:reduction=none");
+    json& node = report["cells"][0]["position"]["search"]["state"]["path"][0];
+    node[1] = node[1].get<int>() + 1;
+    refused(report, left);
+  }
+  {
+    SCOPED_TRACE("the count of executions the search started");
+    json report = cut_position(dir, "exhaustive");
+    report["cells"][0]["position"]["search"]["state"]["explored"] = 1'000'000'000'000'000'000ULL;
+    refused(report,
+            "has a search checkpoint whose state.explored, 1000000000000000000, does not "
+            "match its executions");
+  }
+}
+
 }  // namespace
 }  // namespace syncstress::testing

@@ -131,15 +131,19 @@ void check_shardable(const StrategySpec& strategy, const RunConfig& config) {
 /// How a position names the shard that wrote it: empty for a run that was not split.
 std::string shard_label(const Shard& shard) { return shard.whole() ? "" : shard.describe(); }
 
+/// --resume refusing the position of `cell` in `report` for `what`.
+UsageError position_refused(const std::string& report, const std::string& cell,
+                            const std::string& what) {
+  return UsageError(concat("--resume ", report, ": the position of cell ", cell, " ", what,
+                           "; resume the report as run wrote it, or run the cell again"));
+}
+
 /// Refuses a position that contradicts itself or the plan the earlier run's settings give its
 /// cell now: --resume goes on only from where that run could have stopped.
 void check_resume(const scenarios::ResumePoint& r, const scenarios::CellPlan& plan,
                   const StrategySpec& strategy, const std::string& report,
                   const std::string& cell) {
-  const auto refuse = [&](const std::string& what) {
-    throw UsageError(concat("--resume ", report, ": the position of cell ", cell, " ", what,
-                            "; resume the report as run wrote it, or run the cell again"));
-  };
+  const auto refuse = [&](const std::string& what) { throw position_refused(report, cell, what); };
   const auto n = [](std::uint64_t v) { return std::to_string(v); };
   if (r.shard != shard_label(plan.shard)) {
     refuse(concat("was written by ", r.shard.empty() ? "an unsharded run" : "shard " + r.shard,
@@ -181,6 +185,14 @@ void check_resume(const scenarios::ResumePoint& r, const scenarios::CellPlan& pl
       search->resume(r.search);
     } catch (const CheckpointError& e) {
       refuse(concat("has a search checkpoint run could not have written: its field ", e.what()));
+    }
+    // Every execution started counts, the pruned ones too; a shard's search also starts those
+    // of its prefix that end at once, which the cell does not count.
+    const std::uint64_t explored = search->executions_explored();
+    if (plan.shard.whole() ? explored != r.executions_done : explored < r.executions_done) {
+      refuse(concat("has a search checkpoint whose state.explored, ", n(explored),
+                    ", does not match its executions, ", n(r.executions_done),
+                    plan.shard.whole() ? "" : " (a shard's search starts at least as many)"));
     }
   }
   if (r.next_execution) {
@@ -405,7 +417,13 @@ RunOutcome run_matrix(const RunConfig& config) {
       std::fprintf(stderr, "running %s on %s\n", p.cell.preset.name.c_str(),
                    std::string(p.cell.primitive->name).c_str());
     }
-    outcome.cells.push_back(run_cell(p));
+    try {
+      outcome.cells.push_back(run_cell(p));
+    } catch (const PositionRefused& e) {
+      // A resumed search whose first execution left the position's path.
+      throw position_refused(config.resume_from,
+                             concat(p.cell.primitive->name, " x ", p.cell.preset.name), e.what());
+    }
   }
   outcome.interrupted_by = interrupt::requested();
   outcome.cells_planned = planned.size();

@@ -32,8 +32,8 @@ struct ChildEnding {
 };
 
 /// Runs `work` in a child under the handlers and reads how it ended. The child writes one
-/// message: "RESULT <json>", "USAGE <text>", "ERROR <text>", or its handlers' "CRASH <note>"
-/// or "HANG <note>".
+/// message: "RESULT <json>", "USAGE <text>", "POSITION <text>", "ERROR <text>", or its handlers'
+/// "CRASH <note>" or "HANG <note>".
 ChildEnding run_supervised(const std::function<json(scenarios::ExecutionWatch&)>& work,
                            double timeout_seconds, Stall stall) {
   const auto exit = run_child(
@@ -45,6 +45,8 @@ ChildEnding run_supervised(const std::function<json(scenarios::ExecutionWatch&)>
           json result = work(handler_watch());
           stop_watchdog();
           message = "RESULT " + result.dump();
+        } catch (const PositionRefused& e) {
+          message = std::string("POSITION ") + e.what();
         } catch (const UsageError& e) {
           message = std::string("USAGE ") + e.what();
         } catch (const std::exception& e) {
@@ -64,6 +66,7 @@ ChildEnding run_supervised(const std::function<json(scenarios::ExecutionWatch&)>
     out.result = json::parse(data.substr(7));
     return out;
   }
+  if (starts("POSITION ")) throw PositionRefused(data.substr(9));
   if (starts("USAGE ")) throw UsageError(data.substr(6));
   if (starts("ERROR ")) {
     out.kind = ChildEnding::Kind::error;

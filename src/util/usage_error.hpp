@@ -12,4 +12,11 @@ class UsageError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// `run --resume`: a cell's position that the cell itself showed not to be its own (its search
+/// left the position's path); what() says how, the run adds the report and the cell.
+class PositionRefused : public UsageError {
+ public:
+  using UsageError::UsageError;
+};
+
 }  // namespace syncstress

@@ -24,6 +24,7 @@
 #include "schedules/schedule_codec.hpp"
 #include "util/concat.hpp"
 #include "util/lines.hpp"
+#include "util/usage_error.hpp"
 
 namespace syncstress::scenarios {
 namespace {
@@ -220,6 +221,15 @@ class SimTrials final : public TrialSource {
   CellTrial run() override {
     CellTrial t;
     last_ = execute(cell_, *runtime_, recorder_, *execution_, t.observations, watch_);
+    if (search_ && search_->left_checkpoint_path()) {
+      // Refused as --resume's input (exit 2), before the cell counts anything of it.
+      throw PositionRefused(
+          concat("did not lead this cell where it stopped: the first execution "
+                 "resumed from it left its path (",
+                 *search_->left_checkpoint_path(),
+                 "): it is edited, another cell's, or from another build of the "
+                 "primitive"));
+    }
     t.counts = execution_->counts;
     t.steps = last_.steps;
     t.judged = last_.outcome != sim::Outcome::pruned;
