@@ -39,6 +39,7 @@ detached<Sim> lock_shared_and_keep(M& m) {
   co_await m.lock_shared();
 }
 
+constexpr int kWriterWaitsAtLine = __LINE__ + 3;  // lock_and_mark's co_await
 template <class M>
 detached<Sim> lock_and_mark(M& m, Sim::atomic<int>& acquired) {
   co_await m.lock();
@@ -73,7 +74,11 @@ TEST(SharedMutexPart8, LastUnlockSharedLosesTheQueuedWritersWakeup) {
     EXPECT_EQ(r.message.rfind("no thread can run\n", 0), 0u) << r.message;
     // The writer's coroutine (the second the test's thread made), whose wake-up was lost, is
     // named; the reader's, which finished, is not.
-    EXPECT_NE(r.message.find("\n  coroutine 2 of thread 0 is suspended"), std::string::npos)
+    // It is named with the line it waits at, its co_await.
+    EXPECT_NE(r.message.find("\n  coroutine 2 of thread 0 is suspended at the co_await at "
+                             "tests/primitives_bugs_test.cpp:" +
+                             std::to_string(kWriterWaitsAtLine)),
+              std::string::npos)
         << r.message;
     EXPECT_EQ(r.message.find("coroutine 1 of"), std::string::npos) << r.message;
   }

@@ -21,6 +21,7 @@
 
 #include "platform/real.hpp"
 #include "platform/sim.hpp"
+#include "platform/task.hpp"
 #include "schedules/random_strategy.hpp"
 #include "sim/runtime.hpp"
 #include "watchdog.hpp"
@@ -141,6 +142,12 @@ class detached {
       void await_resume() noexcept {}
     };
     final_awaiter final_suspend() noexcept { return {}; }
+    // As a task does: P learns the line of each co_await the frame reaches.
+    template <class A>
+    auto await_transform(A&& awaitable, source_location loc = source_location::current()) {
+      return task_detail::pass_awaiter<P>(std::coroutine_handle<promise_type>::from_promise(*this),
+                                          static_cast<A&&>(awaitable), loc);
+    }
     void return_void() noexcept {}
     void unhandled_exception() noexcept { std::terminate(); }
   };

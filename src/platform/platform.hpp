@@ -50,6 +50,8 @@
 //                           failed check ends the execution with a violation.
 //   P::frame_allocate(n) / P::frame_deallocate(p, n)   storage for the harness task's frames.
 //   P::frame_created(h) / P::frame_destroyed(h)        frame lifetime, for misuse detection.
+//   P::frame_awaits(h, loc) a task's frame reached the co_await at loc (sim: a deadlock
+//                           names the line each suspended coroutine waits at).
 //   P::node_allocate(n) / P::node_deallocate(p, n)     storage for a primitive's own heap nodes
 //                           (a work queue's items), in place of new and delete; on sim the
 //                           reuse of a freed node's address depends on the execution only.
@@ -157,6 +159,7 @@ concept Platform = platform_detail::IntegralAtomicOf<P, int> &&
   P::frame_deallocate(frame, n);
   P::frame_created(h);
   P::frame_destroyed(h);
+  P::frame_awaits(h, source_location::current());
   { P::node_allocate(n) } -> std::same_as<void*>;
   P::node_deallocate(frame, n);
 } && std::constructible_from<typename P::thread, void (*)()> &&

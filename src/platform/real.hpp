@@ -615,6 +615,8 @@ struct Real {
   /// No-op on real (see above).
   static void frame_destroyed(std::coroutine_handle<>,
                               source_location = source_location::current()) noexcept {}
+  /// No-op on real (see above).
+  static void frame_awaits(std::coroutine_handle<>, const source_location&) noexcept {}
 };
 
 static_assert(Platform<Real>);

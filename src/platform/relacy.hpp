@@ -517,6 +517,7 @@ struct Relacy {
                             source_location = source_location::current()) noexcept {}
   static void frame_destroyed(std::coroutine_handle<>,
                               source_location = source_location::current()) noexcept {}
+  static void frame_awaits(std::coroutine_handle<>, const source_location&) noexcept {}
 
   /// What one iteration needs beyond the objects of its test: a parker per thread and the
   /// budget of dynamic threads. A test holds one as its first member; only one exists at a

@@ -555,6 +555,10 @@ struct Sim {
   static void frame_destroyed(std::coroutine_handle<> h) {
     if (auto* e = sim::detail::t_engine) e->frame_destroyed(h.address());
   }
+  /// Kept for the deadlock picture: where each suspended coroutine waits.
+  static void frame_awaits(std::coroutine_handle<> h, const source_location& loc) {
+    if (auto* e = sim::detail::t_engine) e->frame_awaits(h.address(), loc);
+  }
 
  private:
   static void check_failed(std::string_view what, const source_location& loc);

@@ -39,7 +39,42 @@ bool arrive(std::atomic<int>& arrivals) {
   return second;
 }
 
-template <class P>
+// The awaiter `co_await a` uses: what a's operator co_await gives, or a itself (a reference).
+template <class A>
+decltype(auto) awaiter_of(A&& a) {
+  if constexpr (requires { static_cast<A&&>(a).operator co_await(); }) {
+    return static_cast<A&&>(a).operator co_await();
+  } else if constexpr (requires { operator co_await(static_cast<A&&>(a)); }) {
+    return operator co_await(static_cast<A&&>(a));
+  } else {
+    return static_cast<A&&>(a);
+  }
+}
+
+// An awaiter passed on unchanged: W is the awaiter's type, or a reference to the awaitable that
+// is its own awaiter. A prvalue of it is what await_transform returns: the compiler keeps it
+// in the frame as it kept the awaiter, without moving the awaitable (some cannot move).
+template <class W>
+struct passed_awaiter {
+  W awaiter;
+  bool await_ready() { return awaiter.await_ready(); }
+  template <class H>
+  decltype(auto) await_suspend(H h) {
+    return awaiter.await_suspend(h);
+  }
+  decltype(auto) await_resume() { return awaiter.await_resume(); }
+};
+
+// What a promise's await_transform does: tells P that the frame `h` reached the co_await at
+// `loc`, and passes the awaitable's awaiter on.
+template <class P, class A>
+auto pass_awaiter(std::coroutine_handle<> h, A&& a, const source_location& loc) {
+  P::frame_awaits(h, loc);
+  return passed_awaiter<decltype(awaiter_of(static_cast<A&&>(a)))>{awaiter_of(static_cast<A&&>(a))};
+}
+
+// What the two promises share; Self is the promise deriving from it.
+template <class P, class Self>
 struct promise_base {
   std::coroutine_handle<> continuation{};
   std::atomic<int> arrivals{0};
@@ -62,6 +97,14 @@ struct promise_base {
     void await_resume() noexcept {}
   };
   final_awaiter final_suspend() noexcept { return {}; }
+  // Every co_await in a task passes through here: P learns where the frame waits (a default
+  // source_location of a call the compiler makes for a co_await is the co_await's own), and
+  // the awaitable's awaiter goes on unchanged.
+  template <class A>
+  auto await_transform(A&& awaitable, source_location loc = source_location::current()) {
+    return pass_awaiter<P>(std::coroutine_handle<Self>::from_promise(static_cast<Self&>(*this)),
+                           static_cast<A&&>(awaitable), loc);
+  }
   // A std::exception is kept for the awaiting coroutine (or error()). Anything else, such as
   // the sim runtime's teardown unwinding a fiber, leaves the coroutine (suspended at its final
   // point) and goes on unwinding the resumer's stack, as it must.
@@ -75,7 +118,7 @@ struct promise_base {
 };
 
 template <class P, class T>
-struct promise : promise_base<P> {
+struct promise : promise_base<P, promise<P, T>> {
   std::optional<T> value;
   promise() { P::frame_created(std::coroutine_handle<promise>::from_promise(*this)); }
   ~promise() { P::frame_destroyed(std::coroutine_handle<promise>::from_promise(*this)); }
@@ -87,7 +130,7 @@ struct promise : promise_base<P> {
 };
 
 template <class P>
-struct promise<P, void> : promise_base<P> {
+struct promise<P, void> : promise_base<P, promise<P, void>> {
   promise() { P::frame_created(std::coroutine_handle<promise>::from_promise(*this)); }
   ~promise() { P::frame_destroyed(std::coroutine_handle<promise>::from_promise(*this)); }
   task<P, void> get_return_object() noexcept;

@@ -273,6 +273,8 @@ struct FrameRecord {
   std::uint64_t destroyed_after = 0;  // ... after this many steps
   source_location last_loc;           // last resume / post / registration
   bool has_loc = false;
+  source_location await_loc;  // the co_await the frame last reached (task.hpp's await_transform)
+  bool has_await = false;
 };
 
 class Engine {
@@ -484,6 +486,7 @@ class Engine {
   void resume(std::coroutine_handle<> h, const source_location& loc);
   void frame_created(void* address);
   void frame_destroyed(void* address);
+  void frame_awaits(void* address, const source_location& loc);
   void quarantine(void* p) { quarantine_.push_back(p); }
   /// A primitive's heap node (nodes.cpp): the last freed node of size `n` in this execution,
   /// else fresh storage.
@@ -742,7 +745,8 @@ class Engine {
   void run_coroutine(std::coroutine_handle<> h);
   FrameRecord* frame(void* address);
   std::string frame_name(const FrameRecord& f) const;
-  /// "suspended; last resumed or queued at F:L" (or queued, or registered for a signal).
+  /// "suspended at the co_await at F:L; last resumed or queued at F:L" (or queued, or
+  /// registered for a signal).
   static std::string frame_state(const FrameRecord& f);
   /// Neither destroyed nor finished.
   static bool live_frame(const FrameRecord& f);

@@ -38,6 +38,13 @@ void Engine::frame_created(void* address) {
   if (observe_) name_new_object(address);
 }
 
+void Engine::frame_awaits(void* address, const source_location& loc) {
+  FrameRecord* f = frame(address);
+  if (f == nullptr) return;
+  f->await_loc = loc;
+  f->has_await = true;
+}
+
 void Engine::frame_destroyed(void* address) {
   FrameRecord* f = frame(address);
   if (f == nullptr) return;
@@ -137,6 +144,10 @@ std::string Engine::frame_state(const FrameRecord& f) {
   std::string s = f.queued      ? "queued for a pool worker"
                   : f.pool_wait ? "registered to resume on an event's signal"
                                 : "suspended";
+  if (f.has_await && !f.queued && !f.pool_wait) {
+    s += " at the co_await at " + std::string(short_file(f.await_loc.file_name())) + ":" +
+         std::to_string(f.await_loc.line());
+  }
   if (f.has_loc) {
     s += "; last resumed or queued at " + std::string(short_file(f.last_loc.file_name())) + ":" +
          std::to_string(f.last_loc.line());
