@@ -404,8 +404,10 @@ class park_once_semaphore {
 /// semaphore, sync. Breaks "no lost wake-ups": release wakes a sleeper only when the count
 /// leaves zero. A second release before the first woken sleeper took its token wakes nobody,
 /// and with two sleepers one of them sleeps on with a token free. Otherwise
-/// wait_on_address_semaphore.
-template <class P>
+/// wait_on_address_semaphore. With `Spins`, an acquirer finding no token re-reads the count up
+/// to that many times, yielding, before it sleeps (a spin-then-sleep path, as published
+/// semaphores have).
+template <class P, int Spins = 0>
 class wake_from_zero_only_semaphore {
  public:
   explicit wake_from_zero_only_semaphore(std::int64_t initial_tokens)
@@ -424,6 +426,11 @@ class wake_from_zero_only_semaphore {
         }
         continue;
       }
+      for (int i = 0; i < Spins && current == 0; ++i) {
+        P::yield();
+        current = tokens_.load(std::memory_order_relaxed);
+      }
+      if (current > 0) continue;
       P::wait_on_address(tokens_, 0);
       current = tokens_.load(std::memory_order_relaxed);
     }
@@ -1015,11 +1022,13 @@ std::string describe(const Search& s) {
   return text;
 }
 
-::testing::AssertionResult shrinks(const Search& s);
+::testing::AssertionResult shrinks(const Search& s, std::uint64_t* shrunk_steps = nullptr);
 
-/// The planted bug showed, as `property` with `fragment` in its message, and shrinks.
+/// The planted bug showed, as `property` with `fragment` in its message, and shrinks (to
+/// `shrunk_steps` steps, when given).
 ::testing::AssertionResult breached(const Search& s, std::string_view property,
-                                    std::string_view fragment) {
+                                    std::string_view fragment,
+                                    std::uint64_t* shrunk_steps = nullptr) {
   if (!s.stopped) {
     return ::testing::AssertionFailure() << "no breach in " << s.executions << " executions";
   }
@@ -1029,12 +1038,12 @@ std::string describe(const Search& s) {
            << property << " with '" << fragment << "'";
   }
   ::testing::Test::RecordProperty("executions_to_detection", std::to_string(s.executions));
-  return shrinks(s);
+  return shrinks(s, shrunk_steps);
 }
 
 /// What every planted breach shrinks to (src/backends/sim/shrink.hpp), keeping its property: no
 /// more steps than the search's execution, and a schedule that replays to the same breach.
-::testing::AssertionResult shrinks(const Search& s) {
+::testing::AssertionResult shrinks(const Search& s, std::uint64_t* shrunk_steps) {
   static const PrimitiveInfo claims_all{"planted", Kind::mutex,       Mode::sync,
                                         "test",    ~std::uint32_t{0}, "a planted bug"};
   Cell cell;
@@ -1073,6 +1082,7 @@ std::string describe(const Search& s) {
   if (traces[0] != traces[1]) return ::testing::AssertionFailure() << "two replays differ";
   ::testing::Test::RecordProperty("steps_found", std::to_string(shrunk->original_steps));
   ::testing::Test::RecordProperty("steps_shrunk", std::to_string(shrunk->steps));
+  if (shrunk_steps != nullptr) *shrunk_steps = shrunk->steps;
   std::printf("shrunk: %llu -> %llu steps, %u -> %u preemptions\n",
               static_cast<unsigned long long>(shrunk->original_steps),
               static_cast<unsigned long long>(shrunk->steps), shrunk->original_preemptions,
@@ -1300,6 +1310,26 @@ TEST(PlantedBugs, ProgressDeadlocksOnASemaphoreThatLosesAWakeUpAndPassesTheContr
                "deadlock", "waits in wait_on_address"));
   EXPECT_TRUE(clean(search(safety_body<Kind::semaphore, wait_on_address_semaphore<Sim>>(kSafe), p,
                            kControlExecutions)));
+}
+
+TEST(PlantedBugs, TheSameLostWakeUpBehindTenThousandSpinsIsFoundAndShrinksAsShortAsWithout) {
+  // The spin-loop reduction (src/sim/spin.cpp) runs each acquirer's spin as one step: the
+  // executions stay short (not the 10,000 reads of each spin), and the counterexample shrinks
+  // to the steps of the bug, a spin adding a step or a few where it ran.
+  const auto p = params_of(Family::progress, {{"actors", 4}, {"capacity", 2}});
+  std::uint64_t spinning = 0;
+  std::uint64_t sleeping = 0;
+  const Search found =
+      search(safety_body<Kind::semaphore, wake_from_zero_only_semaphore<Sim, 10'000>>(kSafe), p,
+             kSearchBudget);
+  ASSERT_TRUE(breached(found, "deadlock", "waits in wait_on_address", &spinning));
+  ASSERT_TRUE(
+      breached(search(safety_body<Kind::semaphore, wake_from_zero_only_semaphore<Sim>>(kSafe), p,
+                      kSearchBudget),
+               "deadlock", "waits in wait_on_address", &sleeping));
+  EXPECT_LT(found.steps, 1'000u) << "an execution ran a spin's iterations one step each";
+  EXPECT_LE(spinning, 2 * sleeping) << "spinning " << spinning << ", sleeping " << sleeping;
+  ::testing::Test::RecordProperty("steps_shrunk_without_spins", std::to_string(sleeping));
 }
 
 // ---------------------------------------------------------------------------------------------
