@@ -176,7 +176,7 @@ TEST(Shrink, KeepsThePropertyNeverGrowsAndReplaysOnThePresetsPorts) {
   int cells_with_a_finding = 0;
   for (const auto& c : cases) {
     const Cell cell = make_cell(preset(c.scenario), primitive(c.primitive), {});
-    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    for (std::uint64_t seed = 1; seed <= 2; ++seed) {
       auto strategy = make_strategy_from_description(c.strategy, seed);
       const auto found = find(cell, *strategy, 5'000);
       if (!found) continue;
@@ -187,7 +187,7 @@ TEST(Shrink, KeepsThePropertyNeverGrowsAndReplaysOnThePresetsPorts) {
           << c.scenario << " " << c.primitive << " " << c.strategy << " seed " << seed;
     }
   }
-  EXPECT_GE(cells_with_a_finding, 9);
+  EXPECT_GE(cells_with_a_finding, 6);
 }
 
 /// shared_mutex_part8's writer starvation as PCT finds it with seed 7: a counterexample that
