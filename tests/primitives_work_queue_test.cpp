@@ -60,10 +60,10 @@ TYPED_TEST(WorkQueue, DeliversEveryItemFromConcurrentProducers) {
       test_name(),
       [] {
         typename TypeParam::Type q;
-        const int per_producer = Env<P>::kIterations;
+        constexpr int per_producer = Env<P>::kIterations;
         std::vector<typename P::thread> producers;
         for (int t = 0; t < Env<P>::kThreads; ++t) {
-          producers.emplace_back([&q, t, per_producer] {
+          producers.emplace_back([&q, t] {
             for (int i = 0; i < per_producer; ++i) q.push(t * per_producer + i);
           });
         }
