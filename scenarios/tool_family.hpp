@@ -61,12 +61,19 @@ ToolFamilyInfo tool_family_info(bool (*binds)(std::string_view primitive)) {
   return {std::string(F::name), F::specs(), F::claim, binds};
 }
 
+/// Whether F runs on primitive Tmpl<P> of kind K and mode M (a function, so that the
+/// registration units' macros name the primitive's template without writing Tmpl<P>).
+template <ToolFamily F, Platform P, template <class> class Tmpl, Kind K, Mode M>
+constexpr bool family_applies() {
+  return F::template applies<K, M, Tmpl<P>>;
+}
+
 /// The body of F for primitive Tmpl<P> of kind K and mode M, judging against `claims`; nullopt
 /// where F does not apply to it.
 template <ToolFamily F, Platform P, template <class> class Tmpl, Kind K, Mode M>
 std::optional<Body> bind_tool_body(std::uint32_t claims) {
   using Prim = Tmpl<P>;
-  if constexpr (F::template applies<K, M, Prim>) {
+  if constexpr (family_applies<F, P, Tmpl, K, M>()) {
     return Body([claims](Observations& o, const Params& p) {
       F::template run<P, K, M, Prim>(o, claims, p);
     });

@@ -89,17 +89,11 @@ constexpr bool family_names_are_unique() {
 static_assert(family_names_are_unique(),
               "SYNCSTRESS_EXTRA_FAMILIES names a family twice: rename one");
 
-/// Whether family F runs on primitive Tmpl<Sim> of kind K and mode M.
-template <ToolFamily F, template <class> class Tmpl, Kind K, Mode M>
-constexpr bool family_applies() {
-  return F::template applies<K, M, Tmpl<Sim>>;
-}
-
 /// Whether family F runs on the tool's primitive named `primitive`.
 template <ToolFamily F>
 bool family_binds(std::string_view primitive) {
 #define SYNCSTRESS_FAMILY_BINDS(tmpl, kind, mode, source, claims, summary) \
-  if (primitive == #tmpl) return family_applies<F, tmpl, kind, mode>();
+  if (primitive == #tmpl) return scenarios::family_applies<F, Sim, tmpl, kind, mode>();
   SYNCSTRESS_EXTRA_PRIMITIVES(SYNCSTRESS_FAMILY_BINDS)
 #undef SYNCSTRESS_FAMILY_BINDS
   return false;

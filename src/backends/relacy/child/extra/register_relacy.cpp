@@ -24,17 +24,11 @@ namespace {
 
 using scenarios::ToolFamily;
 
-/// Whether family F runs on primitive Tmpl<Relacy> of kind K and mode M.
-template <ToolFamily F, template <class> class Tmpl, Kind K, Mode M>
-constexpr bool family_applies() {
-  return F::template applies<K, M, Tmpl<Relacy>>;
-}
-
 /// Whether family F runs on the tool's primitive named `primitive`.
 template <ToolFamily F>
 bool family_binds(std::string_view primitive) {
 #define SYNCSTRESS_FAMILY_BINDS(tmpl, kind, mode, source, claims, summary) \
-  if (primitive == #tmpl) return family_applies<F, tmpl, kind, mode>();
+  if (primitive == #tmpl) return scenarios::family_applies<F, Relacy, tmpl, kind, mode>();
   SYNCSTRESS_EXTRA_PRIMITIVES(SYNCSTRESS_FAMILY_BINDS)
 #undef SYNCSTRESS_FAMILY_BINDS
   return false;
