@@ -12,7 +12,7 @@ constexpr std::array<StrategyParamInfo, 1> kBoundParams{{
     {"bound", "1", "preemptions per execution the context-bound search explores (1..8)"},
 }};
 
-constexpr std::array<StrategyInfo, 3> kCatalog{{
+constexpr std::array<StrategyInfo, 3> kRelacyCatalog{{
     {"relacy-random",
      "Relacy's random scheduler, on its model of the C++ memory model (execution i is seeded "
      "with i; --seed is the first i)",
@@ -27,7 +27,7 @@ constexpr std::string_view kPrefix = "rl1.";
 
 }  // namespace
 
-std::span<const StrategyInfo> relacy_strategy_catalog() { return kCatalog; }
+std::span<const StrategyInfo> relacy_strategy_catalog() { return kRelacyCatalog; }
 
 std::string_view to_string(RelacyScheduler scheduler) {
   switch (scheduler) {
@@ -49,7 +49,7 @@ std::optional<RelacyScheduler> parse_relacy_scheduler(std::string_view name) {
 }
 
 bool is_relacy_strategy(std::string_view name) {
-  for (const auto& info : kCatalog) {
+  for (const auto& info : kRelacyCatalog) {
     if (info.name == name) return true;
   }
   return false;

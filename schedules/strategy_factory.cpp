@@ -39,7 +39,7 @@ constexpr std::array<StrategyParamInfo, 3> kExhaustiveParams{{
     kMemory,
 }};
 
-constexpr std::array<StrategyInfo, 5> kCatalog{{
+constexpr std::array<StrategyInfo, 5> kSimCatalog{{
     {"portfolio",
      "the presets' default: executions take turns among random and pct at d=2, 3 and 5, with "
      "faults off then on; each records the member it used",
@@ -60,12 +60,12 @@ constexpr std::array<StrategyInfo, 5> kCatalog{{
 
 std::string valid_names() {
   std::string out;
-  for (const auto& info : kCatalog) out += (out.empty() ? "" : ", ") + std::string(info.name);
+  for (const auto& info : kSimCatalog) out += (out.empty() ? "" : ", ") + std::string(info.name);
   return out;
 }
 
 const StrategyInfo* find(std::string_view name) {
-  for (const auto& info : kCatalog) {
+  for (const auto& info : kSimCatalog) {
     if (info.name == name) return &info;
   }
   return nullptr;
@@ -101,7 +101,7 @@ SimStrategySpec parse_strategy_params(std::string_view name, const StrategyParam
 
 }  // namespace
 
-std::span<const StrategyInfo> strategy_catalog() { return kCatalog; }
+std::span<const StrategyInfo> strategy_catalog() { return kSimCatalog; }
 
 SimStrategySpec parse_sim_strategy(std::string_view name, const StrategyParams& given) {
   // memory= is every sim strategy's; the others are checked against the strategy's own.

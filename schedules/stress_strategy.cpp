@@ -23,7 +23,7 @@ constexpr std::array<StrategyParamInfo, 8> kParams{{
      "last or ring: each thread's last operation, or its last 16, for crash and hang reports"},
 }};
 
-constexpr std::array<StrategyInfo, 1> kCatalog{{
+constexpr std::array<StrategyInfo, 1> kStressCatalog{{
     {"stress",
      "real OS threads on real cores, with seeded noise at every operation and cell access; "
      "measured in "
@@ -65,7 +65,7 @@ std::string_view to_string(StressNoise noise) {
   return "low";
 }
 
-std::span<const StrategyInfo> stress_strategy_catalog() { return kCatalog; }
+std::span<const StrategyInfo> stress_strategy_catalog() { return kStressCatalog; }
 
 bool is_stress_strategy(std::string_view name) { return name == "stress"; }
 
