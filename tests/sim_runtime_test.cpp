@@ -2,7 +2,6 @@
 // exceptions), and teardown of executions that end early.
 #include <gtest/gtest.h>
 
-#include <coroutine>
 #include <cstdint>
 #include <exception>
 #include <memory>
@@ -16,7 +15,6 @@
 #endif
 
 #include "platform/sim.hpp"
-#include "platform/task.hpp"
 #include "sim/runtime.hpp"
 #include "sim_test_support.hpp"
 
@@ -449,47 +447,6 @@ TEST(SimRuntime, ThreadInNoexceptFunctionIsAbandonedNotCrashedOnTeardown) {
   });
   EXPECT_EQ(r.outcome, Outcome::deadlock);
   EXPECT_EQ(r.abandoned_fibers, 1u);
-}
-
-// An awaiter whose (implicitly noexcept) destructor ends the execution, then performs an
-// operation: in teardown that operation's Unwind meets the noexcept and the worker's fiber is
-// abandoned inside its resumption of the coroutine. The task is owned by the main thread, whose
-// teardown destroys it: its frame is still inside that resumption, and a destroy would run the
-// awaiter's destructor a second time over what the abandoned one left half done (clang 16 reuses
-// the awaiter's slot, and mutex_part7's awaiter destroyed so read a garbage address).
-struct EndsTheExecutionInItsDestructor {
-  int* destructions;
-  Sim::atomic<int>* touched;
-  bool await_ready() noexcept { return false; }
-  void await_suspend(std::coroutine_handle<>) noexcept {}
-  void await_resume() noexcept {}
-  ~EndsTheExecutionInItsDestructor() {
-    ++*destructions;
-    Sim::check(false, "end the execution inside the awaiter's destructor");
-    touched->load();
-  }
-};
-
-task<Sim> awaits_one(int* destructions, Sim::atomic<int>* touched) {
-  co_await EndsTheExecutionInItsDestructor{destructions, touched};
-}
-
-TEST(SimRuntime, AFrameInsideAResumptionOfAnAbandonedFiberIsNeverDestroyed) {
-  sim::Runtime rt;
-  LowestStrategy s;
-  [[maybe_unused]] ExpectAbandonmentLeaks leaks;
-  int destructions = 0;
-  const auto r = sim_test::run(rt, s, [&destructions] {
-    Sim::atomic<int> touched{0};
-    task<Sim> t = awaits_one(&destructions, &touched);
-    t.start();
-    const std::coroutine_handle<> h = t.handle();
-    Sim::thread worker([h] { Sim::resume(h); });
-    worker.join();
-  });
-  EXPECT_EQ(r.outcome, Outcome::violation) << r.message;
-  EXPECT_EQ(r.abandoned_fibers, 1u);
-  EXPECT_EQ(destructions, 1);
 }
 
 TEST(SimRuntime, DestructorSpinningForeverDuringTeardownIsAbandoned) {

@@ -49,10 +49,7 @@
 //   P::check(ok, what)      a property check raised by a primitive or a scenario; on sim a
 //                           failed check ends the execution with a violation.
 //   P::frame_allocate(n) / P::frame_deallocate(p, n)   storage for the harness task's frames.
-//   P::frame_created(h) / P::frame_destroyed(h)        frame lifetime, for misuse detection;
-//                           frame_destroyed(h) announces a destroy, and is false when the
-//                           frame must not be destroyed (sim: it is inside a resumption on a
-//                           fiber the teardown abandoned; the platform keeps its storage).
+//   P::frame_created(h) / P::frame_destroyed(h)        frame lifetime, for misuse detection.
 //   P::frame_awaits(h, loc) a task's frame reached the co_await at loc (sim: a deadlock
 //                           names the line each suspended coroutine waits at).
 //   P::node_allocate(n) / P::node_deallocate(p, n)     storage for a primitive's own heap nodes
@@ -161,7 +158,7 @@ concept Platform = platform_detail::IntegralAtomicOf<P, int> &&
   { P::frame_allocate(n) } -> std::same_as<void*>;
   P::frame_deallocate(frame, n);
   P::frame_created(h);
-  { P::frame_destroyed(h) } -> std::same_as<bool>;
+  P::frame_destroyed(h);
   P::frame_awaits(h, source_location::current());
   { P::node_allocate(n) } -> std::same_as<void*>;
   P::node_deallocate(frame, n);

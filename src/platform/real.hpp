@@ -613,10 +613,8 @@ struct Real {
   static void frame_created(std::coroutine_handle<>,
                             source_location = source_location::current()) noexcept {}
   /// No-op on real (see above).
-  static bool frame_destroyed(std::coroutine_handle<>,
-                              source_location = source_location::current()) noexcept {
-    return true;
-  }
+  static void frame_destroyed(std::coroutine_handle<>,
+                              source_location = source_location::current()) noexcept {}
   /// No-op on real (see above).
   static void frame_awaits(std::coroutine_handle<>, const source_location&) noexcept {}
 };

@@ -515,10 +515,8 @@ struct Relacy {
   // job here is the memory model.
   static void frame_created(std::coroutine_handle<>,
                             source_location = source_location::current()) noexcept {}
-  static bool frame_destroyed(std::coroutine_handle<>,
-                              source_location = source_location::current()) noexcept {
-    return true;
-  }
+  static void frame_destroyed(std::coroutine_handle<>,
+                              source_location = source_location::current()) noexcept {}
   static void frame_awaits(std::coroutine_handle<>, const source_location&) noexcept {}
 
   /// What one iteration needs beyond the objects of its test: a parker per thread and the

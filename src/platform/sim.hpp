@@ -552,11 +552,8 @@ struct Sim {
   static void frame_created(std::coroutine_handle<> h) {
     if (auto* e = sim::detail::t_engine) e->frame_created(h.address());
   }
-  /// False for a frame inside a resumption on a fiber the teardown abandoned (see
-  /// Engine::frame_destroyed): it must not be destroyed.
-  static bool frame_destroyed(std::coroutine_handle<> h) {
-    if (auto* e = sim::detail::t_engine) return e->frame_destroyed(h.address());
-    return true;
+  static void frame_destroyed(std::coroutine_handle<> h) {
+    if (auto* e = sim::detail::t_engine) e->frame_destroyed(h.address());
   }
   /// Kept for the deadlock picture: where each suspended coroutine waits.
   static void frame_awaits(std::coroutine_handle<> h, const source_location& loc) {

@@ -173,10 +173,9 @@ class [[nodiscard]] task {
     if (!h_) return;
     auto h = std::exchange(h_, {});
     // Announced before the destructors run: they may take locks (an awaiter unlinking its
-    // node), and a thread that resumes the frame meanwhile must find it already dead. A frame
-    // the platform keeps (sim: one inside a resumption that never returned, on a fiber the
-    // teardown abandoned) is left as it is.
-    if (P::frame_destroyed(h)) h.destroy();
+    // node), and a thread that resumes the frame meanwhile must find it already dead.
+    P::frame_destroyed(h);
+    h.destroy();
   }
 
   /// The coroutine's exception, rethrown, if it ended with one.

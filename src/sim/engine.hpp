@@ -58,9 +58,7 @@
 // nothing in teardown, but count as operations for the budget below.
 //
 // Two cases cannot be unwound and are abandoned instead (the fiber is never resumed, its
-// stack is reused, what its frames owned leaks; a task frame inside a resumption on it is
-// never destroyed, its storage freed with the execution's; counted in
-// ExecutionResult::abandoned_fibers):
+// stack is reused, what its frames owned leaks; counted in ExecutionResult::abandoned_fibers):
 // Unwind reaching a noexcept frame (caught by a terminate handler installed during teardown),
 // and a fiber that performs more than kAbortOpBudget operations while being torn down (a
 // destructor spinning forever, a catch(...) that swallows Unwind in a loop, a loop of
@@ -246,9 +244,6 @@ struct Thread {
   /// The innermost resumption running on this fiber began in teardown: every operation is an
   /// unwind point (see the file comment).
   bool resumed_in_teardown = false;
-  /// The frame records of the task frames whose resumptions (run_coroutine) are under way on
-  /// this fiber, innermost last: what abandoning the fiber leaves inside a resumption.
-  std::vector<std::uint32_t> resuming;
 };
 
 /// A posted coroutine waiting for a pool worker.
@@ -272,7 +267,6 @@ struct FrameRecord {
   bool queued = false;     // posted, not yet taken by a worker
   bool pool_wait = false;  // registered with resume_on_signal, not yet signaled
   bool started = false;    // resumed before (so it may be suspended in some primitive's wait)
-  bool abandoned_inside = false;  // inside a resumption on a fiber teardown abandoned
   ThreadId creator = 0;
   std::uint64_t created_step = 0;
   ThreadId destroyer = 0;             // when destroyed: the thread that destroyed it
@@ -491,11 +485,7 @@ class Engine {
   /// operation (see the file comment). Never throws Unwind.
   void resume(std::coroutine_handle<> h, const source_location& loc);
   void frame_created(void* address);
-  /// False for a frame inside a resumption on a fiber that teardown abandoned: its code
-  /// stopped part way (in a destructor, say), and a destroy would run destructors a second
-  /// time over what it left. It is not destroyed; its storage goes with the execution's
-  /// quarantine (what it owned leaks, as the abandoned fiber's stack does).
-  bool frame_destroyed(void* address);
+  void frame_destroyed(void* address);
   void frame_awaits(void* address, const source_location& loc);
   void quarantine(void* p) { quarantine_.push_back(p); }
   /// A primitive's heap node (nodes.cpp): the last freed node of size `n` in this execution,

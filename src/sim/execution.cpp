@@ -161,7 +161,6 @@ ThreadId Engine::new_thread(std::function<void()> fn, bool worker) {
   t.met = !reduced_ || worker;
   t.unwind_base = 0;
   t.resumed_in_teardown = false;
-  t.resuming.clear();
   t.stack = stacks_.acquire();
   make_fiber(t.ctx, t.stack, &Engine::fiber_entry);
   if (!worker) ++live_user_threads_;

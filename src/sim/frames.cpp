@@ -45,11 +45,10 @@ void Engine::frame_awaits(void* address, const source_location& loc) {
   f->has_await = true;
 }
 
-bool Engine::frame_destroyed(void* address) {
+void Engine::frame_destroyed(void* address) {
   FrameRecord* f = frame(address);
-  if (f == nullptr) return true;
+  if (f == nullptr) return;
   if (observe_ && !aborting_) touch(address, true);
-  if (f->destroyed) return true;  // the promise's destructor, in the destroy announced before
   f->destroyed = true;
   f->destroyer = current_id();
   f->destroyed_after = steps_;
@@ -62,12 +61,6 @@ bool Engine::frame_destroyed(void* address) {
                   std::to_string(f->last_loc.line()) + ")",
               &f->last_loc);
   }
-  if (f->abandoned_inside) {
-    // The address of a task's frame is that of the storage frame_allocate gave it.
-    quarantine(address);
-    return false;
-  }
-  return true;
 }
 
 void Engine::resume(std::coroutine_handle<> h, const source_location& loc) {
@@ -128,8 +121,7 @@ bool Engine::runnable_in_teardown(std::coroutine_handle<> h) {
   if (current_ == nullptr || !h) return false;  // on the host: nothing runs there
   const FrameRecord* f = frame(h.address());
   if (f == nullptr) return true;  // not a task<Sim>: nothing to check it against
-  return f->started && !f->destroyed && !f->abandoned_inside && !f->queued && !f->pool_wait &&
-         !h.done();
+  return f->started && !f->destroyed && !f->queued && !f->pool_wait && !h.done();
 }
 
 void Engine::run_coroutine(std::coroutine_handle<> h) {
@@ -138,16 +130,12 @@ void Engine::run_coroutine(std::coroutine_handle<> h) {
   const bool outer_in_teardown = self.resumed_in_teardown;
   self.unwind_base = std::uncaught_exceptions();
   self.resumed_in_teardown = aborting_;
-  const std::uint32_t* record = frame_index_.find(h.address());
-  const bool tracked = record != nullptr;
-  if (tracked) self.resuming.push_back(*record);
   try {
     h.resume();
   } catch (const Unwind&) {
     // Teardown unwound the coroutine (and any it resumed) to its final suspension point; its
     // resumer runs on to an unwind point of its own.
   }
-  if (tracked) self.resuming.pop_back();
   self.unwind_base = outer_base;
   self.resumed_in_teardown = outer_in_teardown;
 }

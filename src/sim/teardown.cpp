@@ -76,7 +76,6 @@ void Engine::abort_point() {
 
 void Engine::abandon(Thread& t) {
   ++result_.abandoned_fibers;
-  for (const std::uint32_t record : t.resuming) frames_[record].abandoned_inside = true;
   if (t.state != State::finished && !t.worker) --live_user_threads_;
   t.state = State::finished;
   t.ctx.exiting = true;
