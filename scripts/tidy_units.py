@@ -10,8 +10,10 @@ CLI11, Relacy) is then parsed and matched once per batch instead of once per sou
 
 Prints, one per line, the unity files (or plain sources, for a target not built as a unity)
 that together include every SOURCE given, choosing in the compile database's order and
-skipping a unit whose sources are all covered already (a source built into several targets,
-such as the Relacy child's kinds, is analysed once). Exits 2 naming a SOURCE no unit includes.
+skipping a unit whose sources are all covered already: the Relacy child's five kinds, each a
+unit of the same bodies.cpp, are analysed once. A unit that adds one uncovered source is
+analysed whole, so a source it shares with an earlier unit (the scenario sources the Relacy
+child compiles too) is analysed twice. Exits 2 naming a SOURCE no unit includes.
 """
 import json
 import os
