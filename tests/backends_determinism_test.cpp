@@ -57,6 +57,7 @@
 #include "tests/scenario_lookup.hpp"
 
 namespace syncstress::scenarios {
+namespace backends_determinism_test {
 namespace {
 
 using testing::preset;
@@ -376,4 +377,5 @@ INSTANTIATE_TEST_SUITE_P(Cases, Determinism, ::testing::ValuesIn(kCases),
                          });
 
 }  // namespace
+}  // namespace backends_determinism_test
 }  // namespace syncstress::scenarios

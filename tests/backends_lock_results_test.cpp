@@ -45,6 +45,7 @@
 #include "sim/runtime.hpp"
 
 namespace syncstress {
+namespace backends_lock_results_test {
 namespace {
 
 using scenarios::Acquisition;
@@ -647,4 +648,5 @@ TEST(LockResultsOnReal, ALockThatOnlyTriesIsFoundByWhatItGives) {
 }
 
 }  // namespace
+}  // namespace backends_lock_results_test
 }  // namespace syncstress

@@ -852,6 +852,7 @@ class fifo_ticket_semaphore {
 };
 
 namespace scenarios {
+namespace backends_planted_bugs_test {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -1671,5 +1672,6 @@ TEST(PlantedBugsReduction, ReachesWhatThePlainSearchReachesOnAQueueThatClaimsNot
 }
 
 }  // namespace
+}  // namespace backends_planted_bugs_test
 }  // namespace scenarios
 }  // namespace syncstress

@@ -17,6 +17,7 @@
 #include "scenarios/params.hpp"
 
 namespace syncstress::scenarios {
+namespace backends_real_platform_test {
 namespace {
 
 Params params_of(Family family, const nlohmann::json& values) {
@@ -112,4 +113,5 @@ TEST(ScenariosOnReal, EveryFamilyCompilesForReal) {
 }
 
 }  // namespace
+}  // namespace backends_real_platform_test
 }  // namespace syncstress::scenarios

@@ -24,6 +24,7 @@
 #include "tests/scenario_lookup.hpp"
 
 namespace syncstress::scenarios {
+namespace backends_shrink_test {
 namespace {
 
 using testing::preset;
@@ -254,4 +255,5 @@ TEST(Shrink, AScheduleThatNoLongerBreaksThePropertyIsNotShrunk) {
 }
 
 }  // namespace
+}  // namespace backends_shrink_test
 }  // namespace syncstress::scenarios

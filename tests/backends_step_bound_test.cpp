@@ -34,6 +34,7 @@
 #include "tests/scenario_lookup.hpp"
 
 namespace syncstress::scenarios {
+namespace backends_step_bound_test {
 namespace {
 
 using testing::preset;
@@ -101,4 +102,5 @@ TEST(ScenariosStepBound, SafetyPresetsOnEveryAsyncPrimitiveSurviveTheStepBoundOn
 }
 
 }  // namespace
+}  // namespace backends_step_bound_test
 }  // namespace syncstress::scenarios

@@ -209,6 +209,7 @@ template <class P>
 using store_handle_then_publish_mutex = waiter_stack_mutex<P, true>;
 
 namespace scenarios {
+namespace backends_stress_test {
 namespace {
 
 using testing::preset;
@@ -433,5 +434,6 @@ TEST(SuperviseStress, OneFamilyBodyGivesTheSimAndTheStressVerdicts) {
 }
 
 }  // namespace
+}  // namespace backends_stress_test
 }  // namespace scenarios
 }  // namespace syncstress

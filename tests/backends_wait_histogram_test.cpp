@@ -7,6 +7,7 @@
 #include "backends/stress/wait_histogram.hpp"
 
 namespace syncstress::scenarios {
+namespace backends_wait_histogram_test {
 namespace {
 
 TEST(ScenariosWaitHistogram, BucketsCoverEveryValueInOrder) {
@@ -45,4 +46,5 @@ TEST(ScenariosWaitHistogram, PercentilesAreWithinABucketOfTheTruth) {
 }
 
 }  // namespace
+}  // namespace backends_wait_histogram_test
 }  // namespace syncstress::scenarios

@@ -6,6 +6,7 @@
 #include <string>
 
 namespace syncstress {
+namespace catalog_test {
 namespace {
 
 TEST(Catalog, NamesAreUniqueAndEveryRowIsDescribed) {
@@ -26,4 +27,5 @@ TEST(Catalog, ClaimNamesAreDistinct) {
 }
 
 }  // namespace
+}  // namespace catalog_test
 }  // namespace syncstress

@@ -13,6 +13,7 @@
 #include "tests/cli_harness.hpp"
 
 namespace syncstress {
+namespace cli_bad_input_test {
 namespace {
 
 using testing::CliResult;
@@ -373,4 +374,5 @@ TEST_F(CliBadInput, ABrokenPresetInTheScenariosDirectoryIsAUsageError) {
 }
 
 }  // namespace
+}  // namespace cli_bad_input_test
 }  // namespace syncstress

@@ -17,6 +17,7 @@
 #include "report_totals.hpp"
 
 namespace syncstress::testing {
+namespace cli_environment_test {
 namespace {
 
 /// A small tmpfs mounted on a folder of its own for the test's life (root only).
@@ -84,4 +85,5 @@ TEST(CliEnvironment, AFullDiskIsExitFiveWithThePreviousReportIntact) {
 }
 
 }  // namespace
+}  // namespace cli_environment_test
 }  // namespace syncstress::testing

@@ -9,6 +9,7 @@
 #include "cli_harness.hpp"
 
 namespace syncstress::testing {
+namespace cli_exhaustive_test {
 namespace {
 
 using nlohmann::json;
@@ -93,4 +94,5 @@ TEST(CliExhaustive, ASearchCutShortNeverSaysABarePassAndShowsItsEstimate) {
 }
 
 }  // namespace
+}  // namespace cli_exhaustive_test
 }  // namespace syncstress::testing

@@ -13,6 +13,7 @@
 #include "tests/cli_harness.hpp"
 
 namespace syncstress {
+namespace cli_findings_test {
 namespace {
 
 using nlohmann::json;
@@ -85,4 +86,5 @@ TEST(CliFindings, ExhaustiveSearchThatCoversEveryScheduleSaysSoAndATruncatedOneD
 }
 
 }  // namespace
+}  // namespace cli_findings_test
 }  // namespace syncstress

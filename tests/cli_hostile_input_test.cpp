@@ -19,6 +19,7 @@
 #include "tests/cli_harness.hpp"
 
 namespace syncstress {
+namespace cli_hostile_input_test {
 namespace {
 
 using nlohmann::json;
@@ -432,4 +433,5 @@ TEST_F(CliHostileInput, ControlCharactersFromAReportAreShownEscapedNeverSentRaw)
 }
 
 }  // namespace
+}  // namespace cli_hostile_input_test
 }  // namespace syncstress

@@ -10,6 +10,7 @@
 #include "tests/cli_harness.hpp"
 
 namespace syncstress {
+namespace cli_html_test {
 namespace {
 
 using nlohmann::json;
@@ -115,4 +116,5 @@ TEST(CliHtml, RefusesToWriteThePageOverItsReport) {
 }
 
 }  // namespace
+}  // namespace cli_html_test
 }  // namespace syncstress

@@ -16,6 +16,7 @@
 #include "tests/cli_harness.hpp"
 
 namespace syncstress {
+namespace cli_interrupt_test {
 namespace {
 
 using nlohmann::json;
@@ -238,4 +239,5 @@ TEST(CliInterrupt, TheGateGivesTheSameVerdictsOnAMachineFourTimesSlower) {
 }
 
 }  // namespace
+}  // namespace cli_interrupt_test
 }  // namespace syncstress

@@ -12,6 +12,7 @@
 #include "tests/cli_harness.hpp"
 
 namespace syncstress {
+namespace cli_list_test {
 namespace {
 
 using testing::CliResult;
@@ -109,4 +110,5 @@ TEST_F(CliList, VersionNamesTheToolAndItsRevision) {
 }
 
 }  // namespace
+}  // namespace cli_list_test
 }  // namespace syncstress

@@ -20,6 +20,7 @@
 #include "tests/cli_harness.hpp"
 
 namespace syncstress {
+namespace cli_relacy_child_test {
 namespace {
 
 using nlohmann::json;
@@ -351,4 +352,5 @@ TEST(RelacyChild, ARandomSearchThatWouldPassTheLastIterationIsBadInput) {
 }
 
 }  // namespace
+}  // namespace cli_relacy_child_test
 }  // namespace syncstress

@@ -16,6 +16,7 @@
 #include "tests/cli_harness.hpp"
 
 namespace syncstress {
+namespace cli_relacy_test {
 namespace {
 
 using nlohmann::json;
@@ -256,4 +257,5 @@ TEST(CliRelacy, ASeedThatWouldRunPastRelacysLastIterationIsAUsageError) {
 }
 
 }  // namespace
+}  // namespace cli_relacy_test
 }  // namespace syncstress

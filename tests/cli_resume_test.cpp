@@ -15,6 +15,7 @@
 #include "report_totals.hpp"
 
 namespace syncstress::testing {
+namespace cli_resume_test {
 namespace {
 
 using nlohmann::json;
@@ -282,4 +283,5 @@ TEST(CliResume, AWellFormedPositionThatIsNotTheCellsIsRefusedWhenItsFirstExecuti
 }
 
 }  // namespace
+}  // namespace cli_resume_test
 }  // namespace syncstress::testing

@@ -16,6 +16,7 @@
 #include "scenarios/metrics.hpp"
 
 namespace syncstress::testing {
+namespace cli_shard_test {
 namespace {
 
 using nlohmann::json;
@@ -395,4 +396,5 @@ TEST(CliShard, TheShardComesFromTheBatchEnginesEnvironment) {
 }
 
 }  // namespace
+}  // namespace cli_shard_test
 }  // namespace syncstress::testing

@@ -10,6 +10,7 @@
 #include "tests/cli_harness.hpp"
 
 namespace syncstress {
+namespace cli_shrink_test {
 namespace {
 
 using nlohmann::json;
@@ -101,4 +102,5 @@ TEST(CliShrink, BadShrinkSettingsAreRefusedBeforeAnythingRuns) {
 }
 
 }  // namespace
+}  // namespace cli_shrink_test
 }  // namespace syncstress

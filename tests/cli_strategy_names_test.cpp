@@ -15,6 +15,7 @@
 #include "tests/cli_harness.hpp"
 
 namespace syncstress {
+namespace cli_strategy_names_test {
 namespace {
 
 using nlohmann::json;
@@ -117,4 +118,5 @@ TEST(CliStrategyNames, NoStrategyNameIsComparedOutsideTheParser) {
 }
 
 }  // namespace
+}  // namespace cli_strategy_names_test
 }  // namespace syncstress

@@ -10,6 +10,7 @@
 #include "tests/cli_harness.hpp"
 
 namespace syncstress {
+namespace cli_stress_test {
 namespace {
 
 using nlohmann::json;
@@ -74,4 +75,5 @@ TEST(CliStress, BadStressParametersExitTwoNamingTheFix) {
 }
 
 }  // namespace
+}  // namespace cli_stress_test
 }  // namespace syncstress

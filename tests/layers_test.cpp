@@ -20,6 +20,7 @@
 #include <vector>
 
 namespace syncstress {
+namespace layers_test {
 namespace {
 
 /// Where the build puts the include "syncstress/primitive_headers.hpp".
@@ -313,4 +314,5 @@ TEST(LayersOfTheTree, EveryIncludeKeepsToTheLayerRules) {
 }
 
 }  // namespace
+}  // namespace layers_test
 }  // namespace syncstress

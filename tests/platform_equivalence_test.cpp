@@ -29,6 +29,7 @@
 #include "watchdog.hpp"
 
 namespace syncstress {
+namespace platform_equivalence_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -520,4 +521,5 @@ TEST(PlatformCheckDifference, SimEndsTheExecutionWithAViolationAtTheCheck) {
 }
 
 }  // namespace
+}  // namespace platform_equivalence_test
 }  // namespace syncstress

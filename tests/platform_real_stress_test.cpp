@@ -14,6 +14,7 @@
 #include "platform/real_stress.hpp"
 
 namespace syncstress {
+namespace platform_real_stress_test {
 namespace {
 
 /// A trial (keeping rings or not) in which this thread runs fetch_add then store and another
@@ -161,4 +162,5 @@ TEST(PlatformRealStress, ACellAccessDrawsNoiseFromTheSeededStreamAsAnAtomicDoes)
 }
 
 }  // namespace
+}  // namespace platform_real_stress_test
 }  // namespace syncstress

@@ -18,6 +18,7 @@
 #include "watchdog.hpp"
 
 namespace syncstress {
+namespace platform_real_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -680,4 +681,5 @@ TEST(RealFrames, FrameAllocateGivesWritableAlignedStorage) {
 }
 
 }  // namespace
+}  // namespace platform_real_test
 }  // namespace syncstress

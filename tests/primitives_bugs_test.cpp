@@ -15,6 +15,7 @@
 #include "tests/primitives_test_support.hpp"
 
 namespace syncstress {
+namespace primitives_bugs_test {
 namespace {
 
 using testing::detached;
@@ -209,4 +210,5 @@ TEST(AwaitableLibrary, CancelledWaiterIsResumedAfterItsFrameIsDestroyed) {
 }
 
 }  // namespace
+}  // namespace primitives_bugs_test
 }  // namespace syncstress

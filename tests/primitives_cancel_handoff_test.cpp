@@ -29,6 +29,7 @@
 #include "tests/primitives_test_support.hpp"
 
 namespace syncstress {
+namespace primitives_cancel_handoff_test {
 namespace {
 
 using testing::detached;
@@ -902,4 +903,5 @@ TYPED_TEST(CancelHandoffSemaphore, KeepsAtMostCapacityHoldersUnderContention) {
 }
 
 }  // namespace
+}  // namespace primitives_cancel_handoff_test
 }  // namespace syncstress

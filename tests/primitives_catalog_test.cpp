@@ -15,6 +15,7 @@
 #include "primitives/all.hpp"
 
 namespace syncstress {
+namespace primitives_catalog_test {
 namespace {
 
 template <class A>
@@ -123,4 +124,5 @@ TEST(PrimitivesCatalog, DocumentedUnfairnessIsNotClaimedAsFifo) {
 }
 
 }  // namespace
+}  // namespace primitives_catalog_test
 }  // namespace syncstress

@@ -16,6 +16,7 @@
 #include <vector>
 
 namespace syncstress {
+namespace primitives_citations_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -328,4 +329,5 @@ TEST(PrimitivesCitations, EveryPortOfADocumentCitesIt) {
 }
 
 }  // namespace
+}  // namespace primitives_citations_test
 }  // namespace syncstress

@@ -10,6 +10,7 @@
 #include "tests/primitives_test_support.hpp"
 
 namespace syncstress {
+namespace primitives_mutex_test {
 namespace {
 
 using testing::Case;
@@ -367,4 +368,5 @@ TYPED_TEST(SyncSharedMutex, KeepsReaderWriterExclusionUnderContention) {
 }
 
 }  // namespace
+}  // namespace primitives_mutex_test
 }  // namespace syncstress

@@ -10,6 +10,7 @@
 #include "tests/primitives_test_support.hpp"
 
 namespace syncstress {
+namespace primitives_semaphore_event_test {
 namespace {
 
 using testing::detached;
@@ -315,4 +316,5 @@ TYPED_TEST(AsyncEvent, WaitersOnSeveralThreadsAreAllReleased) {
 }
 
 }  // namespace
+}  // namespace primitives_semaphore_event_test
 }  // namespace syncstress

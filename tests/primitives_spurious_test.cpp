@@ -8,6 +8,7 @@
 #include "tests/primitives_test_support.hpp"
 
 namespace syncstress {
+namespace primitives_spurious_test {
 namespace {
 
 using testing::Env;
@@ -90,4 +91,5 @@ TEST(SpuriousWakeups, WaitOnAddressSemaphoreKeepsCapacityWhenWaitsReturnEarly) {
 }
 
 }  // namespace
+}  // namespace primitives_spurious_test
 }  // namespace syncstress

@@ -12,6 +12,7 @@
 #include "tests/primitives_test_support.hpp"
 
 namespace syncstress {
+namespace primitives_work_queue_test {
 namespace {
 
 using testing::Env;
@@ -91,4 +92,5 @@ TEST(WorkQueueWaitOnAddress, ToleratesSpuriousWakeupsOnSim) {
 }
 
 }  // namespace
+}  // namespace primitives_work_queue_test
 }  // namespace syncstress

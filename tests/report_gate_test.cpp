@@ -12,6 +12,7 @@
 #include "util/usage_error.hpp"
 
 namespace syncstress {
+namespace report_gate_test {
 namespace {
 
 using nlohmann::json;
@@ -252,4 +253,5 @@ TEST(GateCli, ExitsOneOnADifferenceZeroOnNoneAndWritesJunit) {
 }
 
 }  // namespace
+}  // namespace report_gate_test
 }  // namespace syncstress

@@ -13,6 +13,7 @@
 #include "report/typed_report.hpp"
 
 namespace syncstress::report {
+namespace report_html_test {
 namespace {
 
 using nlohmann::json;
@@ -284,4 +285,5 @@ TEST(ReportHtml, SwimlaneTableParsesThreadsStepsAndSwitches) {
 }
 
 }  // namespace
+}  // namespace report_html_test
 }  // namespace syncstress::report

@@ -14,6 +14,7 @@
 #include "report/swimlane.hpp"
 
 namespace syncstress::report {
+namespace report_swimlane_test {
 namespace {
 
 const std::vector<std::string> kTrace = {
@@ -116,4 +117,5 @@ TEST(Swimlane, AStepsBlockRepeatedIsDrawnOnceThenFoldedIntoACount) {
 }
 
 }  // namespace
+}  // namespace report_swimlane_test
 }  // namespace syncstress::report

@@ -12,6 +12,7 @@
 #include "util/usage_error.hpp"
 
 namespace syncstress::report {
+namespace report_typed_report_test {
 namespace {
 
 using nlohmann::json;
@@ -112,4 +113,5 @@ TEST(TypedReport, RefusesACellTheCodecCannotReadNamingTheFileAndTheCell) {
 }
 
 }  // namespace
+}  // namespace report_typed_report_test
 }  // namespace syncstress::report

@@ -10,6 +10,7 @@
 #include "util/usage_error.hpp"
 
 namespace syncstress {
+namespace report_writer_test {
 namespace {
 
 using testing::TempDir;
@@ -168,4 +169,5 @@ TEST(Report, ReadRejectsAReportMissingARequiredCellField) {
 }
 
 }  // namespace
+}  // namespace report_writer_test
 }  // namespace syncstress

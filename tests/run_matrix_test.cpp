@@ -16,6 +16,7 @@
 #include "util/usage_error.hpp"
 
 namespace syncstress::supervise {
+namespace run_matrix_test {
 namespace {
 
 /// The preset `name` of the source tree's scenarios/.
@@ -354,4 +355,5 @@ TEST(SuperviseMatrix, AMalformedModelCheckingObjectIsAUsageErrorNamingTheField) 
 }
 
 }  // namespace
+}  // namespace run_matrix_test
 }  // namespace syncstress::supervise

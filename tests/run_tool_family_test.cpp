@@ -19,6 +19,7 @@
 #include "util/usage_error.hpp"
 
 namespace syncstress::supervise {
+namespace run_tool_family_test {
 namespace {
 
 /// The test's family: the safety body under a name of its own, about FIFO hand-off (so that a
@@ -136,4 +137,5 @@ TEST(ToolFamily, NamingAPrimitiveItWasNotBoundToIsAUsageErrorNamingThoseItWas) {
 }
 
 }  // namespace
+}  // namespace run_tool_family_test
 }  // namespace syncstress::supervise

@@ -12,6 +12,7 @@
 #include "schedules/rng.hpp"
 
 namespace syncstress::scenarios {
+namespace scenarios_metrics_test {
 namespace {
 
 double nearest_rank(std::vector<std::uint64_t> waits, double q) {
@@ -72,4 +73,5 @@ TEST(ScenariosMetrics, OneWaitIsEveryPercentile) {
 }
 
 }  // namespace
+}  // namespace scenarios_metrics_test
 }  // namespace syncstress::scenarios

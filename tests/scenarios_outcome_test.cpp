@@ -8,6 +8,7 @@
 #include "scenarios/replay_command.hpp"
 
 namespace syncstress::scenarios {
+namespace scenarios_outcome_test {
 namespace {
 
 Violation a_violation() {
@@ -82,4 +83,5 @@ TEST(ScenariosReplayCommand, GivesAUsersOwnPresetByItsFile) {
 }
 
 }  // namespace
+}  // namespace scenarios_outcome_test
 }  // namespace syncstress::scenarios

@@ -8,6 +8,7 @@
 #include "util/usage_error.hpp"
 
 namespace syncstress::scenarios {
+namespace scenarios_params_test {
 namespace {
 
 TEST(ScenariosParams, PresetValuesAndOverridesAreCheckedAgainstTheSpecs) {
@@ -25,4 +26,5 @@ TEST(ScenariosParams, PresetValuesAndOverridesAreCheckedAgainstTheSpecs) {
 }
 
 }  // namespace
+}  // namespace scenarios_params_test
 }  // namespace syncstress::scenarios

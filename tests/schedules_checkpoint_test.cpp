@@ -13,6 +13,7 @@
 #include "sim/runtime.hpp"
 
 namespace syncstress {
+namespace schedules_checkpoint_test {
 namespace {
 
 // Three threads over two atomics and a mutex (the third only with `third`): enough races for
@@ -107,4 +108,5 @@ TEST(SearchCheckpoint, AMalformedCheckpointIsRefused) {
 }
 
 }  // namespace
+}  // namespace schedules_checkpoint_test
 }  // namespace syncstress

@@ -13,6 +13,7 @@
 #include "schedules/schedule_codec.hpp"
 
 namespace syncstress {
+namespace schedules_codec_test {
 namespace {
 
 bool shell_safe(char ch) {
@@ -227,4 +228,5 @@ TEST(ScheduleCodec, AShortStringClaimingTheMostChoicesIsRejectedWithoutAllocatin
 }
 
 }  // namespace
+}  // namespace schedules_codec_test
 }  // namespace syncstress

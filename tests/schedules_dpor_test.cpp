@@ -20,6 +20,7 @@
 #include "sim/runtime.hpp"
 
 namespace syncstress {
+namespace schedules_dpor_test {
 namespace {
 
 std::uint64_t factorial(std::uint64_t n) { return n <= 1 ? 1 : n * factorial(n - 1); }
@@ -468,4 +469,5 @@ TEST(Dpor, ABugNeedingTwoPreemptionsIsFoundAtBoundTwoAndNotAtBoundOne) {
 }
 
 }  // namespace
+}  // namespace schedules_dpor_test
 }  // namespace syncstress

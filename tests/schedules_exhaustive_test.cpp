@@ -11,6 +11,7 @@
 #include "schedules/strategy_factory.hpp"
 
 namespace syncstress {
+namespace schedules_exhaustive_test {
 namespace {
 
 // The interleaving of one execution: which thread took each step, and each number drawn.
@@ -153,4 +154,5 @@ TEST(Exhaustive, DescribesItsPreemptionBoundAndThatItDoesNotReduce) {
 }
 
 }  // namespace
+}  // namespace schedules_exhaustive_test
 }  // namespace syncstress

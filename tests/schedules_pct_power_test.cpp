@@ -18,6 +18,7 @@
 #include "sim/runtime.hpp"
 
 namespace syncstress {
+namespace schedules_pct_power_test {
 namespace {
 
 // Two workers A and B take kSteps steps each (a fetch_add on a shared clock stamps each step
@@ -126,4 +127,5 @@ TEST(PctPower, ThePortfolioFindsWhatItsPctMembersFindAndRandomDoesNot) {
 }
 
 }  // namespace
+}  // namespace schedules_pct_power_test
 }  // namespace syncstress

@@ -17,6 +17,7 @@
 #include "sim/runtime.hpp"
 
 namespace syncstress {
+namespace schedules_search_estimate_test {
 namespace {
 
 struct Run {
@@ -142,4 +143,5 @@ TEST(SearchEstimate, IsExactAtTheEndAndCloseToTheTotalFromHalfwayOn) {
 }
 
 }  // namespace
+}  // namespace schedules_search_estimate_test
 }  // namespace syncstress

@@ -24,6 +24,7 @@
 #include "sim/runtime.hpp"
 
 namespace syncstress {
+namespace schedules_sim_test {
 namespace {
 
 // Three threads contend on a mutex, spin with yields, and hand off through wait-on-address;
@@ -335,4 +336,5 @@ TEST(SimSchedules, RecordedSchedulesOfAFourThreadMutexHandOffRoundTripAndStaySho
 }
 
 }  // namespace
+}  // namespace schedules_sim_test
 }  // namespace syncstress

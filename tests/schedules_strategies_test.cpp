@@ -19,6 +19,7 @@
 #include "schedules/strategy_factory.hpp"
 
 namespace syncstress {
+namespace schedules_strategies_test {
 namespace {
 
 // Threads 0..n-1 each taking `steps` steps, plus a number draw every fifth step; returns who
@@ -415,4 +416,5 @@ TEST(StrategyFactory, ParsesDescriptionsAsDescribeWritesThem) {
 }
 
 }  // namespace
+}  // namespace schedules_strategies_test
 }  // namespace syncstress

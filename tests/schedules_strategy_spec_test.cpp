@@ -12,6 +12,7 @@
 #include "schedules/strategy_spec.hpp"
 
 namespace syncstress {
+namespace schedules_strategy_spec_test {
 namespace {
 
 TEST(SchedulesStrategySpec, SimStrategiesParseIntoASimSpecThatBuildsThem) {
@@ -146,4 +147,5 @@ TEST(SchedulesStrategySpec, RelacyStatesAreCheckedWholeWhereTheyAreDecoded) {
 }
 
 }  // namespace
+}  // namespace schedules_strategy_spec_test
 }  // namespace syncstress

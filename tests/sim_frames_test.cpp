@@ -14,6 +14,7 @@
 #include "watchdog.hpp"
 
 namespace syncstress {
+namespace sim_frames_test {
 namespace {
 
 using sim::Outcome;
@@ -273,4 +274,5 @@ TEST(SimFrames, SignalAlreadySetIsConsumedByResumeOnSignal) {
 }
 
 }  // namespace
+}  // namespace sim_frames_test
 }  // namespace syncstress

@@ -21,6 +21,7 @@
 #include "sim/runtime.hpp"
 
 namespace syncstress {
+namespace sim_memory_model_test {
 namespace {
 
 using S = Sim;
@@ -436,4 +437,5 @@ TEST(MemoryModel, AStaleReadIsMarkedInTheTraceAndItsScheduleReplaysByteForByte) 
 }
 
 }  // namespace
+}  // namespace sim_memory_model_test
 }  // namespace syncstress

@@ -13,6 +13,7 @@
 #include "sim/runnable_set.hpp"
 
 namespace syncstress {
+namespace sim_runnable_set_test {
 namespace {
 
 std::vector<ThreadId> shown(const sim::detail::RunnableSet& set) {
@@ -68,4 +69,5 @@ TEST(SimRunnableSet, AgreesWithAnOrderedSetOverRandomChanges) {
 }
 
 }  // namespace
+}  // namespace sim_runnable_set_test
 }  // namespace syncstress

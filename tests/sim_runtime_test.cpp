@@ -19,6 +19,7 @@
 #include "sim_test_support.hpp"
 
 namespace syncstress {
+namespace sim_runtime_test {
 namespace {
 
 using sim::Outcome;
@@ -511,4 +512,5 @@ TEST(SimRuntime, InExecutionAndCurrentThreadAndStep) {
 }
 
 }  // namespace
+}  // namespace sim_runtime_test
 }  // namespace syncstress

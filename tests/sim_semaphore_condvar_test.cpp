@@ -22,6 +22,7 @@
 #include "sim_test_support.hpp"
 
 namespace syncstress {
+namespace sim_semaphore_condvar_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -417,4 +418,5 @@ TEST(SimPause, PauseIsASchedulingPointTracedAsPause) {
 }
 
 }  // namespace
+}  // namespace sim_semaphore_condvar_test
 }  // namespace syncstress

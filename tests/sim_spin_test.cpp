@@ -18,6 +18,7 @@
 #include "sim/runtime.hpp"
 
 namespace syncstress {
+namespace sim_spin_test {
 namespace {
 
 // A lock that spins `spins` times (reading its word, yielding) before it sleeps on the word
@@ -273,4 +274,5 @@ TEST(SimSpin, SmallProgramsWithSpinsReachWhatThePlainSearchWithoutTheReductionRe
 }
 
 }  // namespace
+}  // namespace sim_spin_test
 }  // namespace syncstress

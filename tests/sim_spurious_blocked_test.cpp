@@ -23,6 +23,7 @@
 #include "sim_test_support.hpp"
 
 namespace syncstress {
+namespace sim_spurious_blocked_test {
 namespace {
 
 using sim::Outcome;
@@ -373,4 +374,5 @@ TEST(SpuriousWakeWhileBlocked, EveryExecutionOfTheReducedSearchReplaysFromItsSch
 }
 
 }  // namespace
+}  // namespace sim_spurious_blocked_test
 }  // namespace syncstress

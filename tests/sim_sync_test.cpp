@@ -13,6 +13,7 @@
 #include "sim_test_support.hpp"
 
 namespace syncstress {
+namespace sim_sync_test {
 namespace {
 
 using sim::Outcome;
@@ -414,4 +415,5 @@ TEST(SimSync, OperationsOutsideAnExecutionActDirectly) {
 }
 
 }  // namespace
+}  // namespace sim_sync_test
 }  // namespace syncstress

@@ -24,6 +24,7 @@
 #include "watchdog.hpp"
 
 namespace syncstress {
+namespace sim_teardown_test {
 namespace {
 
 using sim::Outcome;
@@ -409,4 +410,5 @@ TEST(SimTeardown, CoroutinesPostedToThePoolAtTheStepBoundLeaveTheirWaitBeforeThe
 }
 
 }  // namespace
+}  // namespace sim_teardown_test
 }  // namespace syncstress

@@ -17,6 +17,7 @@
 #include "util/usage_error.hpp"
 
 namespace syncstress::supervise {
+namespace supervise_isolation_test {
 namespace {
 
 using scenarios::ExecutionWatch;
@@ -239,4 +240,5 @@ TEST(SuperviseProgram, ProgramThatCannotStartExits127SayingWhy) {
 }
 
 }  // namespace
+}  // namespace supervise_isolation_test
 }  // namespace syncstress::supervise

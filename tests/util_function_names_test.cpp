@@ -7,6 +7,7 @@
 #include "util/function_names.hpp"
 
 namespace syncstress {
+namespace util_function_names_test {
 namespace {
 
 TEST(FunctionNames, AMemberFunctionIsItsClassAndName) {
@@ -39,4 +40,5 @@ TEST(FunctionNames, AFreeFunctionAndAnOperatorKeepTheirNames) {
 }
 
 }  // namespace
+}  // namespace util_function_names_test
 }  // namespace syncstress

@@ -20,6 +20,7 @@
 #include "util/usage_error.hpp"
 
 namespace syncstress {
+namespace util_test {
 namespace {
 
 TEST(UtilKnownNames, EditDistanceCountsInsertionsDeletionsAndSubstitutions) {
@@ -361,4 +362,5 @@ TEST(UtilDistinctPaths, ADanglingSymlinkIsNotItsTarget) {
 }
 
 }  // namespace
+}  // namespace util_test
 }  // namespace syncstress
