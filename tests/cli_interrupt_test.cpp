@@ -7,9 +7,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -27,8 +30,15 @@ using Clock = std::chrono::steady_clock;
 /// starts a foreground job), with stdout and stderr into files of `dir`.
 class Background {
  public:
-  Background(const std::vector<std::string>& args, const TempDir& dir) : dir_(dir) {
+  /// `env` ("NAME=value") is added to the environment the process and its children inherit.
+  Background(const std::vector<std::string>& args, const TempDir& dir,
+             const std::vector<std::string>& env = {})
+      : dir_(dir) {
     const std::string binary = testing::binary_path();
+    std::vector<char*> envp;
+    for (char** e = environ; *e != nullptr; ++e) envp.push_back(*e);
+    for (const auto& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+    envp.push_back(nullptr);
     pid_ = ::fork();
     if (pid_ < 0) throw std::runtime_error("fork failed");
     if (pid_ == 0) {
@@ -41,7 +51,7 @@ class Background {
       std::vector<char*> argv{const_cast<char*>(binary.c_str())};
       for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
       argv.push_back(nullptr);
-      ::execv(binary.c_str(), argv.data());
+      ::execve(binary.c_str(), argv.data(), envp.data());
       ::_exit(126);
     }
     ::setpgid(pid_, pid_);
@@ -195,6 +205,122 @@ TEST(CliInterrupt, SigkillLeavesNoOrphanAndThePreviousReport) {
   for (pid_t child : children) EXPECT_TRUE(gone(child)) << "child " << child << " survived";
   EXPECT_EQ(testing::read_file(dir.path() / "r.json"), "{\"previous\": true}\n");
 }
+
+/// The processes alive (zombies aside) whose environment holds `entry`: every process a run
+/// started inherits it, whatever its parent or process group has become since.
+std::vector<pid_t> alive_with_environment(const std::string& entry) {
+  std::vector<pid_t> out;
+  std::error_code ec;
+  for (const auto& proc : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = proc.path().filename();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(proc.path() / "environ", std::ios::binary);
+    std::string env((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // A zombie's environment reads empty, as does a process of another user's.
+    for (std::size_t at = 0; at < env.size();) {
+      const std::size_t end = std::min(env.find('\0', at), env.size());
+      if (env.compare(at, end - at, entry) == 0) {
+        out.push_back(static_cast<pid_t>(std::stol(name)));
+        break;
+      }
+      at = end + 1;
+    }
+  }
+  return out;
+}
+
+/// Waits up to 0.3 s for the processes of `alive_with_environment(entry)` to be gone; those
+/// left.
+std::vector<pid_t> survivors(const std::string& entry) {
+  std::vector<pid_t> left;
+  for (int i = 0; i < 15; ++i) {
+    left = alive_with_environment(entry);
+    if (left.empty()) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return left;
+}
+
+/// SIGKILL of the parent at moments drawn from the whole of a run (before its first cell,
+/// inside a cell, between cells, while it writes the report, after it): the report at --out is
+/// the previous one or the whole new one, never a part, and no process the run started
+/// survives it, in the cells' own children and in a tool program's process group alike.
+struct KilledRun {
+  const char* schedule;
+  const char* name;
+};
+
+void PrintTo(const KilledRun& run, std::ostream* out) { *out << run.schedule; }
+
+class CliSigkillAtRandomMoments : public ::testing::TestWithParam<KilledRun> {};
+
+TEST_P(CliSigkillAtRandomMoments, LeavesThePreviousReportOrTheWholeNewOneAndNoProcess) {
+  // Two cells of a second each (a soak: the time budget is their end, not a cut): a child
+  // the kill orphaned would outlive it long enough to be seen.
+  const std::vector<std::string> args = {
+      "run",         "--scenario",     "mutex-safety", "--primitive",       "ticket_mutex",
+      "--primitive", "platform_mutex", "--schedule",   GetParam().schedule, "--seed",
+      "1",           "--executions",   "100000000",    "--time-budget",     "1",
+      "--soak",      "--out",          "r.json"};
+  const std::string previous = "{\"previous\": true}\n";
+  // The run uninterrupted: how long it takes here, and the cells a whole report holds.
+  TempDir whole_dir;
+  const auto started = Clock::now();
+  {
+    Background whole(args, whole_dir);
+    ASSERT_EQ(whole.wait(), 0) << whole.err();
+  }
+  const double whole_seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  const auto whole_report = json::parse(testing::read_file(whole_dir.path() / "r.json"));
+  ASSERT_EQ(whole_report["cells"].size(), 2u);
+
+  // A fixed seed: the moments are the same fractions of the run on every machine.
+  std::mt19937_64 moments(20261128);
+  std::uniform_real_distribution<double> fraction(0.0, 1.1);
+  int kept_previous = 0;
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    const double at = fraction(moments) * whole_seconds;
+    std::ostringstream moment;
+    moment << "SIGKILL " << at << " s into a run of " << whole_seconds << " s";
+    SCOPED_TRACE(moment.str());
+    TempDir dir;
+    dir.write("r.json", previous);
+    const std::string token =
+        "SYNCSTRESS_KILL_TEST=" + std::to_string(::getpid()) + "." + std::to_string(attempt);
+    Background run(args, dir, {token});
+    // The moment counts from the exec: from then on the run's processes carry the token.
+    const auto exec_limit = Clock::now() + std::chrono::seconds(5);
+    while (alive_with_environment(token).empty() && Clock::now() < exec_limit) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    const auto carriers = alive_with_environment(token);
+    ASSERT_NE(std::find(carriers.begin(), carriers.end(), run.pid()), carriers.end()) << run.err();
+    std::this_thread::sleep_for(std::chrono::duration<double>(at));
+    ASSERT_EQ(::kill(run.pid(), SIGKILL), 0);
+    const int code = run.wait();
+    EXPECT_TRUE(code == 128 + SIGKILL || code == 0) << code << run.err();
+    EXPECT_EQ(survivors(token), std::vector<pid_t>{});
+    const std::string left = testing::read_file(dir.path() / "r.json");
+    if (left == previous) {
+      ++kept_previous;
+      continue;
+    }
+    ASSERT_TRUE(json::accept(left)) << "a part of a report: " << left.substr(0, 200);
+    const auto report = json::parse(left);
+    ASSERT_EQ(report["cells"].size(), whole_report["cells"].size());
+    for (std::size_t c = 0; c < report["cells"].size(); ++c) {
+      EXPECT_EQ(report["cells"][c]["verdict"], whole_report["cells"][c]["verdict"]);
+      EXPECT_EQ(report["cells"][c]["stopped_by"], "time_budget");
+    }
+  }
+  // Most moments fall inside the run, where the previous report must stay.
+  EXPECT_GE(kept_previous, 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(SimAndRelacy, CliSigkillAtRandomMoments,
+                         ::testing::Values(KilledRun{"random", "Sim"},
+                                           KilledRun{"relacy-random", "Relacy"}),
+                         [](const auto& info) { return std::string(info.param.name); });
 
 TEST(CliInterrupt, ACellItsTimeBudgetCutsShortIsInconclusiveUnlessASoak) {
   TempDir dir;
