@@ -271,6 +271,9 @@ DporStrategy::Analysis DporStrategy::happens_before() const {
   struct Pred {
     std::uint32_t step;
     bool race;  // false where the later step could not have come first (Access::follows_write)
+    // A step that happens before this one happens before the step with no race of its own,
+    // but for a chained access (Access::chained).
+    bool orders = true;
   };
   std::vector<Pred> preds;
   for (std::size_t j = 0; j < n; ++j) {
@@ -290,33 +293,60 @@ DporStrategy::Analysis DporStrategy::happens_before() const {
                                        ev.end_access - ev.first_access);
     preds.clear();
     for (const Access& a : mine) {
+      if (a.object == kAfterEveryThread) {
+        for (std::size_t t = 0; t < threads; ++t) {
+          if (t != q && last_of[t] >= 0) {
+            preds.push_back({static_cast<std::uint32_t>(last_of[t]), false, true});
+          }
+        }
+        continue;
+      }
       const auto it = objects.find(a.object);
       if (it == objects.end()) continue;
       if (it->second.last_write >= 0) {
-        preds.push_back({static_cast<std::uint32_t>(it->second.last_write), !a.follows_write});
+        preds.push_back(
+            {static_cast<std::uint32_t>(it->second.last_write), !a.follows_write, !a.chained});
       }
       if (a.write) {
-        for (const std::uint32_t r : it->second.reads) preds.push_back({r, true});
+        for (const std::uint32_t r : it->second.reads) preds.push_back({r, true, true});
       }
     }
-    // One entry per earlier step, a race if any of its accesses makes one.
-    std::sort(preds.begin(), preds.end(), [](const Pred& x, const Pred& y) {
-      return x.step != y.step ? x.step < y.step : x.race > y.race;
-    });
-    preds.erase(std::unique(preds.begin(), preds.end(),
-                            [](const Pred& x, const Pred& y) { return x.step == y.step; }),
-                preds.end());
+    // One entry per earlier step: a race if one of its accesses makes one and none orders the
+    // two steps for good (a follows_write access that is not chained, or kAfterEveryThread).
+    std::sort(preds.begin(), preds.end(),
+              [](const Pred& x, const Pred& y) { return x.step < y.step; });
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < preds.size();) {
+      Pred merged = preds[i];
+      bool fixed = !merged.race && merged.orders;
+      for (++i; i < preds.size() && preds[i].step == merged.step; ++i) {
+        merged.race = merged.race || preds[i].race;
+        merged.orders = merged.orders || preds[i].orders;
+        fixed = fixed || (!preds[i].race && preds[i].orders);
+      }
+      merged.race = merged.race && !fixed;
+      preds[kept++] = merged;
+    }
+    preds.resize(kept);
     std::uint64_t h = mix((std::uint64_t{q} << 32) ^ nth[j]) ^ mix(ev.data + 1);
     for (const Pred& pred : preds) {
       const std::uint32_t c = pred.step;
       const ThreadId p = events_[c].thread;
       h += mix((std::uint64_t{p} << 32 | nth[c]) ^ 0x5bd1e995ULL);
       if (p == q) continue;
-      if (pred.race && before[p] < nth[c]) out.races.push_back({c, static_cast<std::uint32_t>(j)});
+      // A race unless c happens before this step through another predecessor that orders it
+      // (or the thread's previous step): then the two cannot be swapped alone.
+      const bool through_other = std::any_of(preds.begin(), preds.end(), [&](const Pred& d) {
+        return d.orders && d.step != c && clocks[std::size_t{d.step} * threads + p] >= nth[c];
+      });
+      if (pred.race && before[p] < nth[c] && !through_other) {
+        out.races.push_back({c, static_cast<std::uint32_t>(j)});
+      }
       const std::uint32_t* other = &clocks[std::size_t{c} * threads];
       for (std::size_t t = 0; t < threads; ++t) clock[t] = std::max(clock[t], other[t]);
     }
     for (const Access& a : mine) {
+      if (a.object == kAfterEveryThread) continue;
       ObjectState& st = objects[a.object];
       if (a.write) {
         st.last_write = static_cast<std::int64_t>(j);

@@ -11,7 +11,10 @@
 // declares through Sim::note_access (cells, the scenario harness's counters).
 //
 // After each execution its races are computed from vector clocks: a step e of thread p races
-// with a later dependent step e' of thread q when e does not happen before q's previous step.
+// with a later dependent step e' of thread q when e happens before e' through no other step
+// (neither q's previous step nor another of e''s predecessors; a lock's predecessor through the
+// unlock it follows does not count, Access::chained), and no access orders the two for good
+// (Access::follows_write, kAfterEveryThread).
 // For each race, the search makes sure that at the point before e some thread is scheduled
 // that starts an execution in which e' comes first (the race's "initials"); the node's sleep
 // set keeps threads whose alternatives are already explored from being explored again, and an

@@ -18,7 +18,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kFormat = 2;
+constexpr int kFormat = 3;
 
 [[noreturn]] void bad(const std::string& field, const std::string& what) {
   throw CheckpointError(field + " " + what);
@@ -112,8 +112,12 @@ std::array<std::int64_t, 4> prefix_of(const json& v) {
 json accesses_to_json(const std::vector<Access>& accesses) {
   json out = json::array();
   for (const Access& a : accesses) {
-    // A third element only where it is set (Access::follows_write).
-    out.push_back(a.follows_write ? json{a.object, a.write, true} : json{a.object, a.write});
+    // The flags only where one is set (Access::follows_write, Access::chained).
+    if (a.chained) {
+      out.push_back(json{a.object, a.write, a.follows_write, true});
+    } else {
+      out.push_back(a.follows_write ? json{a.object, a.write, true} : json{a.object, a.write});
+    }
   }
   return out;
 }
@@ -124,7 +128,8 @@ std::vector<Access> accesses_from_json(const json& in, const std::string& where)
     const std::string at = index(where, i);
     const json& a = array(in[i], at, 2);
     out.push_back({whole(a[0], index(at, 0)), boolean(a[1], index(at, 1)),
-                   a.size() > 2 && boolean(a[2], index(at, 2))});
+                   a.size() > 2 && boolean(a[2], index(at, 2)),
+                   a.size() > 3 && boolean(a[3], index(at, 3))});
   }
   return out;
 }

@@ -20,11 +20,23 @@ namespace syncstress {
 /// `follows_write` marks a read that the step could make only after the object's last write
 /// (a join of a thread that has exited): the step is ordered after that write, but the two
 /// cannot be reordered, so they are not a race for a reduction to reverse.
+///
+/// `chained` marks a follows_write access whose step races with an earlier step through a
+/// chain it also writes (a lock after an unlock, whose race is with the lock before, through
+/// the mutex's acquisitions): that ordering does not hide the race. Other follows_write
+/// accesses (a join, a twin's first access) order their step after everything before the
+/// write, and no race of the step with such a step is one to reverse.
 struct Access {
   std::uint64_t object = 0;
   bool write = true;
   bool follows_write = false;
+  bool chained = false;
 };
+
+/// The object of a read that orders its step after the latest step of every other thread, a
+/// race with none of them: the step a quiescence waiter takes once woken, which can come only
+/// when every other thread has blocked or exited. No step writes it.
+inline constexpr std::uint64_t kAfterEveryThread = ~std::uint64_t{0};
 
 class StepObserver {
  public:

@@ -160,7 +160,7 @@ TEST(CliResume, ACheckpointRunCouldNotHaveWrittenIsRefusedNamingItsFieldBeforeAn
       {"state.depth is 500, above", [](json& search) { search["state"]["depth"] = 500; }},
       {"field search is the plain search (reduction=none)'s, and this cell runs the reduced",
        [](json& search) { search["search"] = "plain"; }},
-      {"field format is 99, and this build reads format 2",
+      {"field format is 99, and this build reads format 3",
        [](json& search) { search["format"] = 99; }},
       {"state.path[0][3] (the runnable threads) must number its bound 99",
        [](json& search) { search["state"]["path"][0][1] = 99; }},

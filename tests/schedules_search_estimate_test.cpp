@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -129,7 +131,14 @@ TEST(SearchEstimate, IsExactAtTheEndAndCloseToTheTotalFromHalfwayOn) {
       {"contended_lock", contended_lock},
       {"shared_counters", shared_counters},
       {"wakes", wakes}};
-  for (const auto& [name, program] : programs) {
+  // Independent threads are one class: the reduced searches run one execution.
+  for (const std::optional<std::uint32_t> bound : {std::optional<std::uint32_t>{}, {1u}}) {
+    DporStrategy reduced(bound);
+    const auto r = search(reduced, independent);
+    EXPECT_EQ(r.total, 1u);
+    EXPECT_DOUBLE_EQ(r.final_estimate, 1.0);
+  }
+  for (const auto& [name, program] : std::span(programs).subspan(1)) {
     DporStrategy reduced;
     expect_close(search(reduced, program), name + "_dpor", 2);
     DporStrategy bounded(1);

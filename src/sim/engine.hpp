@@ -604,8 +604,8 @@ class Engine {
     accesses_.push_back(Access{facet_id(&t, Facet::met), write, /*follows_write=*/!write});
   }
   /// Adds an access of the current step (`follows_write`: see Access).
-  void touch(const void* obj, bool write, bool follows_write = false) {
-    accesses_.push_back(Access{object_id(obj), write, follows_write});
+  void touch(const void* obj, bool write, bool follows_write = false, bool chained = false) {
+    accesses_.push_back(Access{object_id(obj), write, follows_write, chained});
   }
   /// Whether the current step already touches `obj` with a write, or (`write` false) at all.
   bool covered(const void* obj, bool write) const {
@@ -683,7 +683,7 @@ class Engine {
   /// none) can have given, so it is ordered after that write, never reordered before it.
   void observe_acquisition(const void* obj, bool last_token) {
     if (!observe_ || aborting_) return;
-    touch(obj, true, last_token);
+    touch(obj, true, last_token, /*chained=*/true);
     touch_acquisitions(obj);
   }
   /// Parts of an object that a reducing search sees as objects of their own, each named by the

@@ -184,8 +184,9 @@ void Engine::fiber_entry(ctx::transfer_t transfer) {
 
 void Engine::thread_main(Thread& self) {
   self.started = true;
-  // Its first step comes after its spawn (or, for a worker, the post that started the pool).
-  if (observe_ && !aborting_) touch(&self, false);
+  // Its first step comes after its spawn (or, for a worker, the post that started the pool),
+  // which it could never come before: no race.
+  if (observe_ && !aborting_) touch(&self, false, /*follows_write=*/true);
   std::exception_ptr error;
   // A worker first started by teardown still runs what is queued (see Engine::teardown).
   if (!aborting_ || self.worker) {

@@ -231,8 +231,6 @@ void Engine::wake_quiescent() {
     Thread& t = *threads_[i];
     if (t.state != State::blocked || t.wait != Wait::quiescence) continue;
     --quiescence_waiters_;
-    // The step that left every other thread blocked ends the wait: ordered against it.
-    if (observe_) touch_waiters(&quiescence_);
     wake(t, false);
     return;
   }

@@ -77,7 +77,7 @@ void Engine::mutex_lock(mutex& m, source_location loc) {
   if (observe_) {
     // Possible only after the last unlock: ordered after it, never reordered before it. The
     // race to reverse is with the lock before that unlock, through the acquisitions' chain.
-    touch(&m, true, /*follows_write=*/true);
+    touch(&m, true, /*follows_write=*/true, /*chained=*/true);
     touch_acquisitions(&m);
   }
   step(Kind::mutex, &m, "lock", {}, loc);
@@ -399,6 +399,10 @@ void Engine::await_quiescence(source_location loc) {
   before(&quiescence_, loc, true);
   ++quiescence_waiters_;
   block(Kind::quiescence, &quiescence_, Wait::quiescence, "wait until the others block", {}, loc);
+  // Woken when every other thread had blocked or exited: what this step goes on to do comes
+  // after each one's last step. That a wait began before some of those steps changes nothing
+  // it can see: it would have returned at once after them, in the same state.
+  if (observe_) accesses_.push_back(Access{kAfterEveryThread, false, true});
 }
 
 }  // namespace detail
