@@ -289,12 +289,16 @@ TEST_P(CliSigkillAtRandomMoments, LeavesThePreviousReportOrTheWholeNewOneAndNoPr
         "SYNCSTRESS_KILL_TEST=" + std::to_string(::getpid()) + "." + std::to_string(attempt);
     Background run(args, dir, {token});
     // The moment counts from the exec: from then on the run's processes carry the token.
-    const auto exec_limit = Clock::now() + std::chrono::seconds(5);
-    while (alive_with_environment(token).empty() && Clock::now() < exec_limit) {
+    const auto carries = [&] {
+      const auto carriers = alive_with_environment(token);
+      return std::find(carriers.begin(), carriers.end(), run.pid()) != carriers.end();
+    };
+    bool execed = carries();
+    for (const auto limit = Clock::now() + std::chrono::seconds(5); !execed && Clock::now() < limit;
+         execed = carries()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
-    const auto carriers = alive_with_environment(token);
-    ASSERT_NE(std::find(carriers.begin(), carriers.end(), run.pid()), carriers.end()) << run.err();
+    ASSERT_TRUE(execed) << run.err();
     std::this_thread::sleep_for(std::chrono::duration<double>(at));
     ASSERT_EQ(::kill(run.pid(), SIGKILL), 0);
     const int code = run.wait();
