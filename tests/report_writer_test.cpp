@@ -1,8 +1,13 @@
 // The report: atomic writes, the documented fields, read-back validation, the table.
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <csignal>
 #include <sstream>
+#include <string>
 
 #include "report/atomic_file.hpp"
 #include "report/report.hpp"
@@ -76,6 +81,43 @@ TEST(AtomicFile, APipeOrADeviceIsNeverReplaced) {
   ASSERT_EQ(::mkfifo(pipe.c_str(), 0644), 0);
   EXPECT_THROW(report::write_file_atomically(pipe, "data"), UsageError);
   EXPECT_TRUE(std::filesystem::is_fifo(pipe));
+  EXPECT_EQ(dir.files(), std::vector<std::string>{});
+}
+
+/// Whether process `pid` has a file of `dir` open (named, or unnamed: "dir/#inode (deleted)").
+bool has_open_file_in(pid_t pid, const std::filesystem::path& dir) {
+  std::error_code ec;
+  const std::string prefix = dir.string() + "/";
+  for (const auto& fd :
+       std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/fd", ec)) {
+    const auto target = std::filesystem::read_symlink(fd.path(), ec);
+    if (!ec && target.string().rfind(prefix, 0) == 0) return true;
+  }
+  return false;
+}
+
+TEST(AtomicFile, AWriterKilledWhileItWritesLeavesNoFileBehind) {
+  // The report's file has no name until it is complete: a run killed (SIGKILL, no handler runs)
+  // while it writes leaves the folder as it was. The kill comes once the writer holds the file
+  // open, in the middle of writing 256 MiB.
+  TempDir dir;
+  const int probe = ::open(dir.path().c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+  if (probe < 0) GTEST_SKIP() << "the file system of " << dir.path() << " has no O_TMPFILE";
+  ::close(probe);
+  const std::string content(std::size_t{256} << 20, 'x');
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    report::write_file_atomically(dir.path() / "r.json", content);
+    ::_exit(0);
+  }
+  bool open_seen = false;
+  for (int i = 0; i < 1'000'000 && !open_seen; ++i) open_seen = has_open_file_in(child, dir.path());
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(open_seen) << "the writer was never seen with its file open";
+  EXPECT_TRUE(WIFSIGNALED(status)) << "the writer finished before the kill";
   EXPECT_EQ(dir.files(), std::vector<std::string>{});
 }
 

@@ -1,10 +1,12 @@
-// Temp file + fsync + rename: a crash or a full disk never leaves a half-written report.
+// An unnamed file (or a temp file) + fsync + rename: a crash, a kill or a full disk never leaves a
+// half-written report.
 #include "report/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <string>
@@ -22,7 +24,10 @@ namespace {
   throw std::system_error(errno, std::generic_category(), concat(what, " ", path.string()));
 }
 
-/// Owns the temporary file until it is renamed into place.
+/// Owns the temporary file until it is renamed into place. Where the file system allows, the
+/// file has no name while it is written (O_TMPFILE): a process killed then leaves nothing behind.
+/// It gets a name (in the target's folder) only just before the rename, or, for a file that must
+/// be new, straight the target's. Elsewhere it is a named temporary file from the start.
 class TempFile {
  public:
   explicit TempFile(const std::filesystem::path& target) : target_(target) {
@@ -31,8 +36,15 @@ class TempFile {
     const std::string pattern = dir / concat(".", target.filename().string(), ".tmp.XXXXXX");
     name_.assign(pattern.begin(), pattern.end());
     name_.push_back('\0');
+    // Linking an unnamed file needs /proc/self/fd; without it, or on a file system without
+    // O_TMPFILE, the named file below reports any error the way it always has.
+    if (::access("/proc/self/fd", X_OK) == 0) {
+      fd_ = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+    }
+    if (fd_ >= 0) return;
     fd_ = ::mkostemp(name_.data(), O_CLOEXEC);
     if (fd_ < 0) throw_errno("cannot create a temporary file for", target);
+    named_ = true;
     // A second Ctrl-C ends the process at once: it removes this file on the way out.
     interrupt::set_temp_file(name_.data());
   }
@@ -41,7 +53,7 @@ class TempFile {
   ~TempFile() {
     interrupt::set_temp_file(nullptr);
     if (fd_ >= 0) ::close(fd_);
-    if (!renamed_) ::unlink(name_.data());
+    if (named_ && !renamed_) ::unlink(name_.data());
   }
 
   void write_all(std::string_view content) {
@@ -60,6 +72,10 @@ class TempFile {
   bool sync_close_and_rename(const std::filesystem::path& target, bool replace) {
     if (::fchmod(fd_, 0644) != 0) throw_errno("cannot set the mode of the new", target_);
     if (::fsync(fd_) != 0) throw_errno("cannot write", target_);
+    if (!named_) {
+      if (!replace) return link_unnamed_as_new(target);
+      name_unnamed();
+    }
     const int fd = fd_;
     fd_ = -1;
     if (::close(fd) != 0) throw_errno("cannot write", target_);
@@ -74,6 +90,40 @@ class TempFile {
   }
 
  private:
+  /// The unnamed file's path through /proc, which linkat follows to the file itself.
+  std::string proc_path() const { return concat("/proc/self/fd/", std::to_string(fd_)); }
+
+  /// Gives the unnamed file its temporary name: the pattern's six X's from the process id and a
+  /// count, the next count while the name is taken.
+  void name_unnamed() {
+    const auto digits = name_.end() - 1 - 6;
+    for (unsigned attempt = 0;; ++attempt) {
+      const auto n = (static_cast<unsigned long>(::getpid()) * 100 + attempt) % 1000000;
+      std::string six = std::to_string(n);
+      six.insert(0, 6 - six.size(), '0');
+      std::copy(six.begin(), six.end(), digits);
+      if (::linkat(AT_FDCWD, proc_path().c_str(), AT_FDCWD, name_.data(), AT_SYMLINK_FOLLOW) == 0) {
+        break;
+      }
+      if (errno != EEXIST || attempt >= 99) throw_errno("cannot name the new", target_);
+    }
+    named_ = true;
+    interrupt::set_temp_file(name_.data());
+  }
+
+  /// Links the unnamed file as `target` unless `target` exists (anything: false then).
+  bool link_unnamed_as_new(const std::filesystem::path& target) {
+    if (::linkat(AT_FDCWD, proc_path().c_str(), AT_FDCWD, target.c_str(), AT_SYMLINK_FOLLOW) != 0) {
+      if (errno == EEXIST) return false;
+      throw_errno("cannot link onto", target);
+    }
+    const int fd = fd_;
+    fd_ = -1;
+    renamed_ = true;
+    if (::close(fd) != 0) throw_errno("cannot write", target_);
+    return true;
+  }
+
   /// Renames the temporary file to `target` unless `target` exists (a file, a folder, a link:
   /// anything): false then. File systems without RENAME_NOREPLACE get a hard link, which
   /// fails the same way, and the temporary name is removed.
@@ -94,6 +144,7 @@ class TempFile {
   std::filesystem::path target_;
   std::vector<char> name_;
   int fd_ = -1;
+  bool named_ = false;  // the file has a name of its own (name_) to remove if it is not renamed
   bool renamed_ = false;
 };
 
