@@ -76,9 +76,7 @@ class TempFile {
       if (!replace) return link_unnamed_as_new(target);
       name_unnamed();
     }
-    const int fd = fd_;
-    fd_ = -1;
-    if (::close(fd) != 0) throw_errno("cannot write", target_);
+    close_checked();
     if (replace) {
       if (::rename(name_.data(), target.c_str()) != 0) throw_errno("cannot rename onto", target);
     } else if (!link_new(target)) {
@@ -117,11 +115,16 @@ class TempFile {
       if (errno == EEXIST) return false;
       throw_errno("cannot link onto", target);
     }
+    renamed_ = true;
+    close_checked();
+    return true;
+  }
+
+  /// Closes the file, whose last writes a failed close may have lost.
+  void close_checked() {
     const int fd = fd_;
     fd_ = -1;
-    renamed_ = true;
     if (::close(fd) != 0) throw_errno("cannot write", target_);
-    return true;
   }
 
   /// Renames the temporary file to `target` unless `target` exists (a file, a folder, a link:
