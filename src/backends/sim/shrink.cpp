@@ -161,8 +161,12 @@ class Shrinker {
     AnswerLog& log = runner_.log();
     MemoryModelStrategy under(strategy, memory_);  // as the counterexample ran
     LoggingStrategy logging(under, log);
-    const auto execution = logging.new_execution();
+    auto execution = logging.new_execution();
     if (!execution) return std::nullopt;
+    // Under the counterexample's rules whoever answers (a bounded search's too): its schedule is
+    // labelled with the producer that found it, and replays under that producer's rules.
+    execution->faults = faults_;
+    execution->reduced = reduced_;
     ++executions_;
     const Trial t = runner_.run(*cell_, logging, *execution);
     steps_ += t.steps;
