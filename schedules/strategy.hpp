@@ -48,7 +48,8 @@ struct Execution {
   /// producer's description (",faults=on"), so a replay asks the same questions.
   bool faults = false;
   /// Whether it runs under the reducing search's rules for what the runtime offers: a spurious
-  /// wake-up only where it can lead somewhere new (sim's Engine::offers_spurious). Part of the
+  /// wake-up or a timeout as a step of the waiting thread (next_thread), and only where it can
+  /// lead somewhere new (sim's Engine::offers_spurious). Part of the
   /// producer's description (exhaustive with its reduction), so a replay or a shrink asks the
   /// same questions.
   bool reduced = false;
@@ -82,9 +83,11 @@ class Strategy {
   virtual std::optional<Execution> new_execution() = 0;
 
   /// Picks the thread that runs the next step. `runnable` is sorted ascending and never empty;
+  /// in a reducing search's executions (Execution::reduced) it also holds the blocked threads
+  /// whose wait may end now (spuriously or by its timeout), and choosing one ends that wait.
   /// `current` is the thread that just took a step (it may or may not be runnable), and
-  /// `current_yielded` is true when that step was a yield (a spin loop asking others to run).
-  /// Returns an index into `runnable`.
+  /// `current_yielded` is true when that step was a yield (a spin loop asking others to run) or
+  /// left the thread blocked. Returns an index into `runnable`.
   virtual std::size_t next_thread(std::span<const ThreadId> runnable, ThreadId current,
                                   bool current_yielded) = 0;
 

@@ -12,10 +12,12 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "platform/sim.hpp"
 #include "schedules/dpor_strategy.hpp"
 #include "schedules/exhaustive_strategy.hpp"
+#include "schedules/forwarding_strategy.hpp"
 #include "schedules/recording_strategy.hpp"
 #include "schedules/replay_strategy.hpp"
 #include "schedules/schedule_codec.hpp"
@@ -272,6 +274,63 @@ TEST(SpuriousWakeWhileBlocked, ReducedSearchReachesWhatThePlainSearchReaches) {
     EXPECT_EQ(ends(reduced, program), all);
     EXPECT_LE(reduced.executions_explored(), plain.executions_explored());
   }
+}
+
+// Runs another strategy's executions under the reducing search's rules (Execution::reduced):
+// a plain search so decorated walks every thread at every choice of the tree the reduced search
+// reduces, the ends of waits among them.
+class UnderReducedRules final : public ForwardingStrategy {
+ public:
+  using ForwardingStrategy::ForwardingStrategy;
+  Execution begin_execution(Execution started) override {
+    started.reduced = true;
+    return started;
+  }
+};
+
+// A writer stores 1, 2 and 3 into `message`, then raises `ready` and wakes the reader; the reader
+// reads the message each time it finds `ready` down, then waits. What the reader read, in order,
+// into `seen`: a wait that ends spuriously between two of the writer's stores shows as one more
+// value read, and one that ends again after a store made since its return (which makes a
+// spurious return new again: Engine::offers_spurious) as the same value read twice.
+void reader_sees_stores(std::set<std::vector<int>>& seen) {
+  Sim::atomic<int> message{0};
+  Sim::atomic<std::int32_t> ready{0};
+  std::vector<int> read;
+  Sim::thread writer([&] {
+    message.store(1);
+    message.store(2);
+    message.store(3);
+    ready.store(1);
+    Sim::wake_by_address_all(ready);
+  });
+  while (ready.load() == 0) {
+    read.push_back(message.load());
+    Sim::wait_on_address(ready, 0);
+  }
+  writer.join();
+  seen.insert(read);
+}
+
+// The end of a wait is the waiting thread's own step in the reduced search's executions, which
+// reads what the thread read before the wait: the search reaches every sequence of values the
+// reader reads that the whole tree reaches, wherever the wait ends and however often.
+TEST(SpuriousWakeWhileBlocked, ReducedSearchEndsAWaitWhereverTheWholeTreeDoes) {
+  std::set<std::vector<int>> whole;
+  std::set<std::vector<int>> reduced_seen;
+  ExhaustiveStrategy plain;
+  UnderReducedRules every_thread(plain);
+  DporStrategy reduced;
+  ends(every_thread, [&] { reader_sees_stores(whole); });
+  ends(reduced, [&] { reader_sees_stores(reduced_seen); });
+  ::testing::Test::RecordProperty("whole_tree_executions",
+                                  std::to_string(plain.executions_explored()));
+  ::testing::Test::RecordProperty("reduced_executions",
+                                  std::to_string(reduced.executions_explored()));
+  ::testing::Test::RecordProperty("reader_sequences", std::to_string(whole.size()));
+  EXPECT_GT(whole.size(), 4u);
+  EXPECT_EQ(reduced_seen, whole);
+  EXPECT_LT(reduced.executions_explored(), plain.executions_explored());
 }
 
 // Blocking that may not end spuriously (mutex, event, join, atomic::wait): nothing is asked with

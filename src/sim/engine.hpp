@@ -10,13 +10,24 @@
 // where), so a wake scans threads in id order: deterministic, and thread counts are small.
 //
 // Spurious wake-ups while blocked: with spurious wake-ups on, a thread blocked in
-// wait_on_address or park (not a mutex, event, join or atomic::wait) may also be woken at any
-// later scheduling point where some other thread could run. Each such point asks
-// Strategy::next_u64(2) (wake one?) and, when several wait, next_u64(n) (which), inside the step
-// just taken: that step takes the thread off its wait list (for a reducing search, a write of the
-// list), and the woken thread runs next, its wait returning as a spurious return at the call does
-// (a step of its own, traced "spurious"). Nothing is asked when no such thread waits, or with
-// spurious wake-ups off: then the questions are exactly those of a runtime without them.
+// wait_on_address, park or a condition variable's wait (not a mutex, event, join or
+// atomic::wait) may also be woken at any later scheduling point where some other thread could
+// run. Each such point asks Strategy::next_u64(2) (wake one?) and, when several wait,
+// next_u64(n) (which), inside the step just taken: that step takes the thread off its wait
+// list, and the woken thread runs next, its wait returning as a spurious return at the call
+// does (a step of its own, traced "spurious"). Nothing is asked when no such thread waits, or
+// with spurious wake-ups off: then the questions are exactly those of a runtime without them.
+//
+// In the reducing search's executions (Execution::reduced) the end of such a wait is instead a
+// step of the waiting thread itself, so that the search sees what it depends on: after every
+// step the strategy chooses among the runnable threads and the threads whose wait may end now
+// (one list, ascending; offer_wait_ends), the thread that has just blocked included, and a
+// blocked thread chosen returns from its wait in a step that writes the object's wait list (and
+// the clock, for a timeout) and reads what the thread read before the wait (whether the end is
+// offered depends on it: offers_spurious). There is no spurious return at the call: the wait
+// blocks first. A thread woken by another's wake from such a wait reads the wait list in its
+// next step, the race the search reverses to try the wait's own end before the wake. A wait
+// that both may time out and wake spuriously asks next_u64(2) which, in its end's step.
 //
 // Timeouts: a timed wait (counting_semaphore::try_acquire_for, condition_variable::wait_for)
 // has a deadline on the execution's virtual clock, which starts at 0 and moves only when
@@ -73,6 +84,7 @@
 #include <map>
 #include <memory>
 #include <source_location>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -571,9 +583,10 @@ class Engine {
   /// decide()'s rare turns, out of its way: the step reported to the step observer (false:
   /// the execution ended), the step bound, and a next_thread asked through the Strategy (false:
   /// the execution ended; else `*index` is the answer).
-  bool report_step(const Thread& cur);
+  bool report_step(const Thread& cur, std::span<const ThreadId> choices);
   void exceed_step_bound();
-  bool ask_next_thread(const Thread& cur, bool yielded, std::size_t* index);
+  bool ask_next_thread(const Thread& cur, std::span<const ThreadId> choices, bool yielded,
+                       std::size_t* index);
   /// How a platform wait that blocked ended.
   enum class WaitEnd : std::uint8_t { woken, spurious, timeout, teardown };
   /// Blocks the current thread in a platform wait that may end spuriously (`spurious`:
@@ -584,11 +597,39 @@ class Engine {
   WaitEnd block_platform_wait(Kind kind, const void* obj, Wait wait, std::string_view op,
                               TraceValues values, const source_location& loc, Point point,
                               std::uint64_t deadline = kNoDeadline, bool spurious = true);
-  /// At a scheduling point after `cur`'s step: whether to wake a thread blocked in a platform
-  /// wait spuriously or by its timeout, and which (recorded choices, asked only when one could
-  /// be; with no thread runnable only a timeout, without the first question). Returns the woken
-  /// thread, which must run next, or null.
+  /// At a scheduling point after `cur`'s step, outside the reducing search's executions:
+  /// whether to wake a thread blocked in a platform wait spuriously or by its timeout, and
+  /// which (recorded choices, asked only when one could be; with no thread runnable only a
+  /// timeout, without the first question). Returns the woken thread, which must run next, or
+  /// null.
   Thread* wake_spuriously(const Thread& cur);
+  /// Whether the waits that may end now are offered as their threads' own steps (the reducing
+  /// search's executions; see "Spurious wake-ups while blocked" in the file comment).
+  bool wait_ends_are_steps() const {
+    return reduced_ && (spurious_wakeups_on_ || timed_waiters_ != 0);
+  }
+  /// The earliest deadline among the timed waits that may end now (kNoDeadline: none).
+  std::uint64_t earliest_deadline() const;
+  /// Whether `t`'s wait may end now, spuriously or by its timeout: blocked in a wait that may
+  /// end so, offered (offers_spurious), and for a spurious end some thread runnable
+  /// (`time_passes` false: a wait that only a spurious wake-up ends is a deadlock).
+  bool wait_may_end(const Thread& t, std::uint64_t earliest, bool time_passes) const {
+    if (t.state != State::blocked || !offers_spurious(t)) return false;
+    const bool times_out = t.deadline == earliest && earliest != kNoDeadline;
+    return times_out || (t.may_wake_spuriously && !time_passes);
+  }
+  /// The reducing search's choices after a step, ascending (into choices_): the runnable
+  /// threads and the threads whose wait may end now.
+  void offer_wait_ends();
+  /// What the strategy chooses among after a step: choices_ (filled by offer_wait_ends) where
+  /// the ends of waits are steps (`wait_ends`), else the runnable threads.
+  std::span<const ThreadId> choice_list(bool wait_ends) const {
+    return wait_ends ? std::span<const ThreadId>(choices_) : std::span<const ThreadId>(runnable_);
+  }
+  /// Ends `t`'s wait spuriously, or by its timeout where its deadline is `earliest` (`either`:
+  /// when it may also wake spuriously, a recorded choice says which); what it touches (the
+  /// wait list, the clock) belongs to the step under way.
+  void end_wait(Thread& t, std::uint64_t earliest, bool either);
   /// No thread can run: wakes the first thread waiting for quiescence.
   void wake_quiescent();
   /// Symmetric actors, in the reducing search's executions: of two threads that run the same
@@ -669,8 +710,8 @@ class Engine {
   static std::string spin_lines(const Thread& t);
   /// The list of threads blocked on `obj`, as an object of its own: a blocking step reads obj
   /// and writes its waiters; a step that wakes waiters writes both.
-  void touch_waiters(const void* obj) {
-    accesses_.push_back(Access{facet_id(obj, Facet::waiters), true});
+  void touch_waiters(const void* obj, bool write = true) {
+    accesses_.push_back(Access{facet_id(obj, Facet::waiters), write});
   }
   /// The chain of a mutex's acquisitions, which every lock writes: two locks are dependent
   /// through it, a lock and the unlock it follows are not a race (Access::follows_write).
@@ -800,6 +841,7 @@ class Engine {
   RunnableSet runnable_;
   std::vector<Thread*> scratch_;
   std::vector<Thread*> spurious_candidates_;  // wake_spuriously's, in id order
+  std::vector<ThreadId> choices_;             // offer_wait_ends'
   ExecutionResult result_;
   std::vector<TraceEntry> spare_trace_;  // storage handed back through recycle()
   std::size_t last_trace_size_ = 0;      // to size the next trace in one allocation

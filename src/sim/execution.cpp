@@ -252,8 +252,10 @@ void Engine::end_execution(Outcome outcome, std::string_view property, std::stri
   if (observe_ && event_open_ && current_ != nullptr) {
     // The step that ends the execution (a failed check inside it) is part of it too.
     event_open_ = false;
+    const bool wait_ends = wait_ends_are_steps();
+    if (wait_ends) offer_wait_ends();
     try {
-      observer_->last_step(current_->id, accesses_, runnable_);
+      observer_->last_step(current_->id, accesses_, choice_list(wait_ends));
     } catch (const std::exception&) {
       // The execution ends anyway; a divergence shows on the next one.
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <exception>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -37,25 +38,31 @@ bool Engine::schedule(bool yielded, After after) {
   // Nothing can run: a thread waiting for that goes on, before any timeout ("Quiescence").
   if (quiescence_waiters_ != 0 && runnable_.size() == 0 && !aborting_) [[unlikely]]
     wake_quiescent();
-  // Before the step is reported: a spurious wake or a timeout is part of it (see engine.hpp).
-  // Not when the step bound ends the execution below. With no other thread runnable, only a
-  // timeout (a deadlock stays one: a wait that only a spurious wake-up ends is a bug).
+  // Before the step is reported: a spurious wake or a timeout is part of it (see engine.hpp),
+  // or, in the reducing search's executions, the waits that may end are offered beside the
+  // runnable threads. Not when the step bound ends the execution below. With no other thread
+  // runnable, only a timeout (a deadlock stays one: a wait that only a spurious wake-up ends is
+  // a bug).
   Thread* woken = nullptr;
-  if ((spurious_wakeups_on_ || timed_waiters_ != 0) && steps_ <= options_.max_steps) {
+  const bool wait_ends = wait_ends_are_steps();
+  if (wait_ends) [[unlikely]] {
+    offer_wait_ends();
+  } else if ((spurious_wakeups_on_ || timed_waiters_ != 0) && steps_ <= options_.max_steps) {
     woken = wake_spuriously(cur);
     if (aborting_) return in_teardown(after);  // the strategy refused to answer
   }
-  if (observe_ && !report_step(cur)) return in_teardown(after);
+  const std::span<const ThreadId> choices = choice_list(wait_ends);
+  if (observe_ && !report_step(cur, choices)) return in_teardown(after);
   if (steps_ > options_.max_steps) [[unlikely]] {
     exceed_step_bound();
     return in_teardown(after);
   }
-  const std::size_t n = runnable_.size();
+  const std::size_t n = choices.size();
   if (n == 0) [[unlikely]] {
     no_runnable();
     return in_teardown(after);
   }
-  ThreadId next = runnable_[0];
+  ThreadId next = choices[0];
   if (woken != nullptr) {
     next = woken->id;
   } else if (n > 1) {
@@ -64,12 +71,17 @@ bool Engine::schedule(bool yielded, After after) {
       // The strategy's own answer (Execution::draws), without asking it.
       i = static_cast<std::size_t>(draws_.rng->below(n));
       if (draws_.record != nullptr) draws_.record->push_back(Choice{ChoiceKind::kThread, i, n});
-    } else if (!ask_next_thread(cur, yielded, &i)) {
+    } else if (!ask_next_thread(cur, choices, yielded || (wait_ends && cur.state == State::blocked),
+                                &i)) {
       return in_teardown(after);
     }
-    next = runnable_[i];
+    next = choices[i];
   }
   event_open_ = true;  // the chosen thread's next step begins
+  if (wait_ends && threads_[next]->state == State::blocked) [[unlikely]] {
+    // Its step: the wait's end. A wait that may both time out and wake spuriously asks which.
+    end_wait(*threads_[next], earliest_deadline(), /*either=*/!runnable_.empty());
+  }
   if (next != cur.id) {
     Thread& to = *threads_[next];
     current_ = &to;
@@ -132,11 +144,11 @@ void Engine::note_block(Kind kind, const void* obj, std::string_view op, TraceVa
   }
 }
 
-bool Engine::report_step(const Thread& cur) {
+bool Engine::report_step(const Thread& cur, std::span<const ThreadId> choices) {
   bool go_on = true;
   std::string refused;
   try {
-    go_on = observer_->step_taken(cur.id, accesses_, runnable_);
+    go_on = observer_->step_taken(cur.id, accesses_, choices);
   } catch (const std::exception& e) {
     refused = e.what();
   }
@@ -160,14 +172,15 @@ void Engine::exceed_step_bound() {
       nullptr);
 }
 
-bool Engine::ask_next_thread(const Thread& cur, bool yielded, std::size_t* index) {
-  const std::size_t n = runnable_.size();
+bool Engine::ask_next_thread(const Thread& cur, std::span<const ThreadId> choices, bool yielded,
+                             std::size_t* index) {
+  const std::size_t n = choices.size();
   std::size_t i = 0;
   std::string refused;
   // A strategy that throws (a replay that no longer fits the program) ends the execution
   // here: its exception must not travel through the primitive's frames, some noexcept.
   try {
-    i = strategy_->next_thread(runnable_, cur.id, yielded);
+    i = strategy_->next_thread(choices, cur.id, yielded);
   } catch (const std::exception& e) {
     refused = e.what();
   }
@@ -186,36 +199,70 @@ bool Engine::ask_next_thread(const Thread& cur, bool yielded, std::size_t* index
   return true;
 }
 
+std::uint64_t Engine::earliest_deadline() const {
+  std::uint64_t earliest = kNoDeadline;
+  if (timed_waiters_ == 0) return earliest;
+  for (std::uint32_t i = 0; i < thread_count_; ++i) {
+    const Thread& t = *threads_[i];
+    if (t.state == State::blocked && offers_spurious(t) && t.deadline < earliest) {
+      earliest = t.deadline;
+    }
+  }
+  return earliest;
+}
+
 Thread* Engine::wake_spuriously(const Thread& cur) {
   // No thread runnable: time passes, and the earliest deadline's wait times out.
   const bool time_passes = runnable_.empty();
-  auto offered = [&](const Thread& t) { return t.state == State::blocked && offers_spurious(t); };
-  std::uint64_t earliest = kNoDeadline;
-  if (timed_waiters_ != 0) {
-    for (std::uint32_t i = 0; i < thread_count_; ++i) {
-      const Thread& t = *threads_[i];
-      if (t.deadline < earliest && offered(t)) earliest = t.deadline;
-    }
-  }
+  const std::uint64_t earliest = earliest_deadline();
   spurious_candidates_.clear();
   for (std::uint32_t i = 0; i < thread_count_; ++i) {
     Thread& t = *threads_[i];
-    if (!offered(t)) continue;
-    // A timeout: the thread that has just blocked too, whose wait may time out before anyone
-    // else acts. A spurious wake: not that thread, whose return at once is the call's own
-    // spurious return (Engine::wait_on_address, Engine::park).
+    // A spurious wake: not the thread that has just blocked, whose return at once is the
+    // call's own spurious return (Engine::wait_on_address, Engine::park). Its timeout, yes: it
+    // may time out before anyone else acts.
     const bool times_out = t.deadline == earliest && earliest != kNoDeadline;
-    const bool wakes = t.may_wake_spuriously && !time_passes && &t != &cur;
-    if (times_out || wakes) spurious_candidates_.push_back(&t);
+    if (wait_may_end(t, earliest, time_passes) && (times_out || &t != &cur)) {
+      spurious_candidates_.push_back(&t);
+    }
   }
   if (spurious_candidates_.empty()) return nullptr;
   if (!time_passes && !inject(true)) return nullptr;
   Thread& t = *spurious_candidates_[choose(spurious_candidates_.size())];
   if (aborting_) return nullptr;
+  end_wait(t, earliest, /*either=*/false);
+  return &t;
+}
+
+void Engine::offer_wait_ends() {
+  const std::uint64_t earliest = earliest_deadline();
+  const bool time_passes = runnable_.empty();
+  const std::span<const ThreadId> runnable = runnable_;
+  choices_.clear();
+  std::size_t r = 0;
+  for (std::uint32_t i = 0; i < thread_count_; ++i) {
+    if (r < runnable.size() && runnable[r] == i) {
+      choices_.push_back(i);
+      ++r;
+    } else if (wait_may_end(*threads_[i], earliest, time_passes)) {
+      choices_.push_back(i);
+    }
+  }
+}
+
+void Engine::end_wait(Thread& t, std::uint64_t earliest, bool either) {
   // Off the wait list, as a wake by another thread takes it: ordered against the waits, wakes
   // and unparks on the object. The woken thread's return is a step of its own.
   if (observe_) touch_waiters(t.wait_obj);
-  if (t.deadline == earliest && earliest != kNoDeadline) {
+  // Whether the end is offered depends on what the thread read before the wait (a write to it
+  // makes another spurious return new: offers_spurious): ordered against such writes.
+  if (observe_ && wait_ends_are_steps()) {
+    for (std::uint8_t k = 0; k < t.wait_reads_size; ++k) {
+      if (!covered(t.wait_reads[k], false)) touch(t.wait_reads[k], false);
+    }
+  }
+  const bool times_out = t.deadline == earliest && earliest != kNoDeadline;
+  if (times_out && !(either && t.may_wake_spuriously && choose(2) == 1)) {
     t.timed_out = true;
     if (t.deadline > clock_) clock_ = t.deadline;
     if (observe_) touch(&clock_, true);
@@ -223,7 +270,6 @@ Thread* Engine::wake_spuriously(const Thread& cur) {
     t.woken_spuriously = true;
   }
   wake(t, false);
-  return &t;
 }
 
 void Engine::wake_quiescent() {
@@ -256,7 +302,13 @@ Engine::WaitEnd Engine::block_platform_wait(Kind kind, const void* obj, Wait wai
   self.deadline = kNoDeadline;
   self.may_wake_spuriously = false;
   if (!blocked) return WaitEnd::teardown;
-  if (!self.woken_spuriously && !self.timed_out) return WaitEnd::woken;
+  if (!self.woken_spuriously && !self.timed_out) {
+    // Woken by another thread where the wait could have ended first as a step of its own:
+    // its next step reads the wait list the wake wrote, a race the search reverses by ending
+    // the wait before the wake (offer_wait_ends).
+    if (observe_ && reduced_ && may_end_early) touch_waiters(obj, /*write=*/false);
+    return WaitEnd::woken;
+  }
   const bool timed_out = self.timed_out;
   self.woken_spuriously = false;
   self.timed_out = false;

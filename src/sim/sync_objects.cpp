@@ -26,7 +26,9 @@ void Engine::wait_on_address(const void* obj, bool equal, TraceValues values,
     return;
   }
   if (reduced_) note_wait_reads(*current_, obj);
-  if (inject(spurious_wakeups_on_ && offers_spurious(*current_))) {
+  // A spurious return at once (outside the reducing search's executions, where the wait
+  // blocks and its end is offered as a step of its own: Engine::offer_wait_ends).
+  if (inject(spurious_wakeups_on_ && !reduced_)) {
     current_->spurious_spent = true;
     auto spurious = [&] { return values.str() + ", spurious"; };
     step(Kind::atomic, obj, "wait_on_address", spurious, loc, Point::unwind, /*writes=*/false);
@@ -138,7 +140,7 @@ void Engine::park(parker& p, source_location loc) {
     return;
   }
   if (reduced_) note_wait_reads(*current_, &p);
-  if (inject(spurious_wakeups_on_ && offers_spurious(*current_))) {
+  if (inject(spurious_wakeups_on_ && !reduced_)) {
     current_->spurious_spent = true;
     step(Kind::parker, &p, "park", "spurious", loc, Point::plain,
          /*writes=*/false);
@@ -343,7 +345,7 @@ bool Engine::condvar_wait(condition_variable& cv, mutex& m, std::uint64_t deadli
   auto unlocks = [&] { return "unlocks " + name_of(Kind::mutex, &m); };
   if (reduced_) note_wait_reads(*current_, &cv);
   WaitEnd end = WaitEnd::woken;
-  if (inject(spurious_wakeups_on_ && offers_spurious(*current_))) {
+  if (inject(spurious_wakeups_on_ && !reduced_)) {
     // Not a write for the spin reduction: the unlock and the lock after it leave the mutex as
     // it was, and a spurious return that changed nothing must not be offered again.
     auto spurious = [&] { return unlocks() + ", spurious"; };
