@@ -619,17 +619,18 @@ class Engine {
     return times_out || (t.may_wake_spuriously && !time_passes);
   }
   /// The reducing search's choices after a step, ascending (into choices_): the runnable
-  /// threads and the threads whose wait may end now.
-  void offer_wait_ends();
+  /// threads and the threads whose wait may end now. Returns the earliest deadline it used.
+  std::uint64_t offer_wait_ends();
   /// What the strategy chooses among after a step: choices_ (filled by offer_wait_ends) where
   /// the ends of waits are steps (`wait_ends`), else the runnable threads.
   std::span<const ThreadId> choice_list(bool wait_ends) const {
     return wait_ends ? std::span<const ThreadId>(choices_) : std::span<const ThreadId>(runnable_);
   }
-  /// Ends `t`'s wait spuriously, or by its timeout where its deadline is `earliest` (`either`:
-  /// when it may also wake spuriously, a recorded choice says which); what it touches (the
-  /// wait list, the clock) belongs to the step under way.
-  void end_wait(Thread& t, std::uint64_t earliest, bool either);
+  /// Ends `t`'s wait spuriously, or by its timeout where its deadline is `earliest`; what it
+  /// touches (the wait list, the clock) belongs to the step under way. `as_step`: the end is
+  /// `t`'s own step (offer_wait_ends), which also reads what `t` read before the wait, and a
+  /// wait that may also wake spuriously there asks which way it ends (a recorded choice).
+  void end_wait(Thread& t, std::uint64_t earliest, bool as_step);
   /// No thread can run: wakes the first thread waiting for quiescence.
   void wake_quiescent();
   /// Symmetric actors, in the reducing search's executions: of two threads that run the same

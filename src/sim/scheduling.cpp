@@ -45,8 +45,9 @@ bool Engine::schedule(bool yielded, After after) {
   // a bug).
   Thread* woken = nullptr;
   const bool wait_ends = wait_ends_are_steps();
+  std::uint64_t earliest = kNoDeadline;  // of the waits offered
   if (wait_ends) [[unlikely]] {
-    offer_wait_ends();
+    earliest = offer_wait_ends();
   } else if ((spurious_wakeups_on_ || timed_waiters_ != 0) && steps_ <= options_.max_steps) {
     woken = wake_spuriously(cur);
     if (aborting_) return in_teardown(after);  // the strategy refused to answer
@@ -79,8 +80,7 @@ bool Engine::schedule(bool yielded, After after) {
   }
   event_open_ = true;  // the chosen thread's next step begins
   if (wait_ends && threads_[next]->state == State::blocked) [[unlikely]] {
-    // Its step: the wait's end. A wait that may both time out and wake spuriously asks which.
-    end_wait(*threads_[next], earliest_deadline(), /*either=*/!runnable_.empty());
+    end_wait(*threads_[next], earliest, /*as_step=*/true);  // its step: the wait's end
   }
   if (next != cur.id) {
     Thread& to = *threads_[next];
@@ -230,11 +230,11 @@ Thread* Engine::wake_spuriously(const Thread& cur) {
   if (!time_passes && !inject(true)) return nullptr;
   Thread& t = *spurious_candidates_[choose(spurious_candidates_.size())];
   if (aborting_) return nullptr;
-  end_wait(t, earliest, /*either=*/false);
+  end_wait(t, earliest, /*as_step=*/false);
   return &t;
 }
 
-void Engine::offer_wait_ends() {
+std::uint64_t Engine::offer_wait_ends() {
   const std::uint64_t earliest = earliest_deadline();
   const bool time_passes = runnable_.empty();
   const std::span<const ThreadId> runnable = runnable_;
@@ -248,21 +248,24 @@ void Engine::offer_wait_ends() {
       choices_.push_back(i);
     }
   }
+  return earliest;
 }
 
-void Engine::end_wait(Thread& t, std::uint64_t earliest, bool either) {
+void Engine::end_wait(Thread& t, std::uint64_t earliest, bool as_step) {
   // Off the wait list, as a wake by another thread takes it: ordered against the waits, wakes
   // and unparks on the object. The woken thread's return is a step of its own.
   if (observe_) touch_waiters(t.wait_obj);
   // Whether the end is offered depends on what the thread read before the wait (a write to it
   // makes another spurious return new: offers_spurious): ordered against such writes.
-  if (observe_ && wait_ends_are_steps()) {
+  if (observe_ && as_step) {
     for (std::uint8_t k = 0; k < t.wait_reads_size; ++k) {
       if (!covered(t.wait_reads[k], false)) touch(t.wait_reads[k], false);
     }
   }
+  // A step's wait that may both time out and wake spuriously (another thread can run) asks which.
   const bool times_out = t.deadline == earliest && earliest != kNoDeadline;
-  if (times_out && !(either && t.may_wake_spuriously && choose(2) == 1)) {
+  const bool either = as_step && t.may_wake_spuriously && !runnable_.empty();
+  if (times_out && !(either && choose(2) == 1)) {
     t.timed_out = true;
     if (t.deadline > clock_) clock_ = t.deadline;
     if (observe_) touch(&clock_, true);
