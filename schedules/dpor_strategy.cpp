@@ -166,11 +166,19 @@ bool DporStrategy::step_taken(ThreadId thread, std::span<const Access> accesses,
   };
   if (choosing_node_ >= 0) {
     const Node& node = path_[static_cast<std::size_t>(choosing_node_)];
+    keep(node.sleep);
     if (!preemption_bound_) {
-      keep(node.sleep);
       keep(node.done);
+    } else if (node.continuing < node.bound) {
+      // Under a bound only the thread that could have gone on sleeps (see the header).
+      const ThreadId went_on = node.runnable[node.continuing];
+      for (const Sleeper& s : node.done) {
+        if (s.thread == went_on && s.thread != thread && !dependent(s.accesses, accesses)) {
+          next.push_back(s);
+        }
+      }
     }
-  } else if (!preemption_bound_) {
+  } else {
     keep(sleep_);
   }
   sleep_ = std::move(next);
@@ -235,6 +243,7 @@ void DporStrategy::add_backtrack(std::size_t node_index, const std::vector<Threa
   }
   if (allowed(node, *index_of(node, *pick))) {
     node.backtrack.push_back(*pick);
+    if (preemption_bound_) add_at_block_start(node_index, *pick);
     return;
   }
   // Beyond the preemption bound here: the latest earlier point where it is within the bound.
@@ -246,6 +255,22 @@ void DporStrategy::add_backtrack(std::size_t node_index, const std::vector<Threa
       if (!has(earlier.backtrack, *pick)) earlier.backtrack.push_back(*pick);
       return;
     }
+  }
+}
+
+void DporStrategy::add_at_block_start(std::size_t node_index, ThreadId t) {
+  for (std::size_t k = node_index + 1; k-- > 0;) {
+    Node& node = path_[k];
+    const bool switched = node.is_thread && node.chosen != node.continuing;
+    if (!switched) continue;
+    if (k == node_index) return;  // the block starts at the race's own node
+    const auto it = std::find(node.runnable.begin(), node.runnable.end(), t);
+    if (it == node.runnable.end()) return;
+    const auto i = static_cast<std::uint64_t>(it - node.runnable.begin());
+    if (allowed(node, i) && !has(node.backtrack, t) && !asleep(node, t)) {
+      node.backtrack.push_back(t);
+    }
+    return;
   }
 }
 

@@ -24,11 +24,24 @@
 // Choices that are not thread choices (which waiter a wake releases, a fault injection, which
 // queued item a worker takes) are explored in full, as in the plain search.
 //
-// Under a preemption bound the search stays within the bound: a thread a race wants at a node
-// where it would exceed the bound is tried at the latest earlier node where it is runnable and
-// within the bound (the conservative addition of Coons, Musuvathi and McKinley's bounded
-// partial-order reduction), and sleep sets are off. A bounded pass with the reduction is not
-// guaranteed to reach every schedule within the bound; a pass without a bound is complete.
+// Under a preemption bound the search stays within the bound, after Coons, Musuvathi and
+// McKinley's bounded partial-order reduction (OOPSLA 2013). Swapping two independent steps can
+// change how many preemptions an execution takes, so the bound makes them dependent in part:
+// - a thread a race wants at a node where it would exceed the bound is tried at the latest
+//   earlier node where it is runnable and within the bound;
+// - a thread a race wants within the bound is also tried at the start of the block of steps
+//   the race's node is in (the latest node at or above it whose choice was a switch, with no
+//   thread that could go on or another than it chosen), where running it may take no
+//   preemption at all;
+// - of a node's explored threads only the one that could go on sleeps in the node's later
+//   branches. Moving that thread's step from where an execution of a later branch takes it
+//   back to the node never adds a preemption (the switch away from it at the node is already
+//   one, and the switch to it later, then away, costs at least what going straight on does),
+//   so the execution it stands for is within the bound too. Another thread explored there
+//   could need one more preemption at the node, and does not sleep.
+// A bounded pass with the reduction is not guaranteed to reach every schedule within the bound
+// (a lock that blocks the thread taking it, so that the holder runs on without a preemption,
+// is no race to reverse); a pass without a bound is complete.
 //
 // Split into shards, the thread choices of every execution up to its
 // kShardPrefixContendedSteps-th contended step explore every thread (as the plain search
@@ -145,7 +158,8 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
   /// so the thread sleeps until the execution ends: every execution of another alternative is
   /// equivalent to one already explored with that step first. Its alternatives are skipped, and
   /// an execution in which such a thread sleeps is pruned at once (not a shard prefix's choice,
-  /// which explores every thread, and not under a preemption bound, which has no sleep sets).
+  /// which explores every thread, and not under a preemption bound, where such a step's place
+  /// counts).
   bool never_wakes(const Node& node) const;
   static bool has(const std::vector<ThreadId>& set, ThreadId t);
   /// Two steps that race: dependent, of different threads, the first not happening before the
@@ -168,6 +182,9 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
   /// Counts the last execution's class and adds the backtrack points its races need.
   void analyze_execution();
   void add_backtrack(std::size_t node_index, const std::vector<ThreadId>& initials, ThreadId want);
+  /// Under a preemption bound: `t` also at the start of the block `node_index` is in (see the
+  /// file comment).
+  void add_at_block_start(std::size_t node_index, ThreadId t);
   void record_step(ThreadId thread, std::span<const Access> accesses,
                    std::span<const ThreadId> runnable);
   void cover_unseen_steps();

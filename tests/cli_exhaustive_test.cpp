@@ -60,6 +60,26 @@ TEST(CliExhaustive, AViolationThatNeedsNoPreemptionIsReportedAsFound) {
   EXPECT_FALSE(v.contains("first_found"));
 }
 
+TEST(CliExhaustive, ABoundedSearchFindsAViolationThePlainSearchFindsWithinTheSameBound) {
+  // mutex_part7_cancel_fixed resumes a destroyed frame in a schedule with one preemption. The
+  // plain search with bound 1 finds it; the reduced search with bound 1 must too (it once
+  // exhausted its 100 executions and passed: it did not try a race's thread at the start of
+  // its block, where running it takes no preemption).
+  TempDir dir;
+  for (const char* schedule :
+       {"exhaustive:preemptions=1,reduction=none", "exhaustive:preemptions=1"}) {
+    const auto r = run_cli({"run", "--scenario", "cancellation-during-resume", "--primitive",
+                            "mutex_part7_cancel_fixed", "--schedule", schedule, "--executions",
+                            "1000000", "--no-shrink", "--quiet", "--out", "r.json"},
+                           dir.path());
+    ASSERT_EQ(r.exit_code, 1) << schedule << ": " << r.err;
+    const json cell = json::parse(read_file(dir.path() / "r.json")).at("cells")[0];
+    ASSERT_FALSE(cell.at("violations").empty()) << schedule;
+    EXPECT_EQ(cell.at("violations")[0].at("property"), "resume-after-destroy") << schedule;
+    EXPECT_LE(cell.at("violations")[0].at("preemptions"), 1) << schedule;
+  }
+}
+
 TEST(CliExhaustive, ASearchCutShortNeverSaysABarePassAndShowsItsEstimate) {
   TempDir dir;
   const std::vector<std::string> search = {
