@@ -43,6 +43,11 @@ struct ExhaustiveParams {
   bool reduce = true;                          ///< reduction=dpor (else none)
   /// "exhaustive", then preemptions=<p> when bounded and reduction=none without the reduction.
   std::string describe() const;
+  /// Whether its shards together repeat work the whole search does once: the reduced search
+  /// under a bound. The top of a split search explores every thread, and under a bound only
+  /// the thread that could go on sleeps (schedules/dpor_strategy.hpp), so the extra branches
+  /// run whole instead of ending at once.
+  bool split_repeats_work() const { return reduce && preemptions.has_value(); }
 };
 
 /// What sim's atomics do: every operation sequentially consistent (memory=sc, the default), or

@@ -46,6 +46,12 @@ bool splits_by_prefix(const StrategySpec& spec) {
   return splitting_of(spec) == Splitting::by_prefix;
 }
 
+bool split_repeats_work(const StrategySpec& spec) {
+  const auto* sim = std::get_if<SimStrategySpec>(&spec);
+  const ExhaustiveParams* exhaustive = sim != nullptr ? sim->exhaustive() : nullptr;
+  return exhaustive != nullptr && exhaustive->split_repeats_work();
+}
+
 std::uint64_t shard_executions(const StrategySpec& spec, Shard shard, std::uint64_t executions) {
   if (const auto* sim = std::get_if<SimStrategySpec>(&spec)) {
     return sim->shard_executions(shard, executions);

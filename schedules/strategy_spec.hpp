@@ -53,6 +53,9 @@ enum class Splitting { by_prefix, by_number, none };
 Splitting splitting_of(const StrategySpec& spec);
 /// Whether `spec` splits by prefix.
 bool splits_by_prefix(const StrategySpec& spec);
+/// Whether `spec`'s shards together repeat work its whole run does once
+/// (ExhaustiveParams::split_repeats_work).
+bool split_repeats_work(const StrategySpec& spec);
 /// The executions shard `shard` of a run planning `executions` plans under `spec`.
 std::uint64_t shard_executions(const StrategySpec& spec, Shard shard, std::uint64_t executions);
 /// The strategies that split into shards, comma-separated in catalogue order.

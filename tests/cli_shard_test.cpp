@@ -161,8 +161,44 @@ TEST(CliJobs, AViolationFoundUnshardedIsFoundAsJobs) {
   // shrink its own copy (about 50 s of forked trials under ASan).
   expect_jobs_equal_to_whole(
       {"run", "--scenario", "cancellation-during-resume", "--primitive", "mutex_part7",
-       "--schedule", "exhaustive:preemptions=1", "--executions", "1000000", "--no-shrink"},
+       "--schedule", "exhaustive", "--executions", "1000000", "--no-shrink"},
       2, 1);
+}
+
+TEST(CliJobs, AReducedSearchWithAPreemptionBoundRunsWholeInOneProcess) {
+  // Split, its shards would repeat work (ExhaustiveParams::split_repeats_work): --jobs says so
+  // and runs each cell whole, the same report as without --jobs.
+  TempDir dir;
+  const std::vector<std::string> args = {"run",
+                                         "--scenario",
+                                         "mutex-safety",
+                                         "--primitive",
+                                         "ticket_mutex",
+                                         "--schedule",
+                                         "exhaustive:preemptions=1",
+                                         "--executions",
+                                         "1000000"};
+  auto whole_args = args;
+  whole_args.insert(whole_args.end(), {"--quiet", "--out", "whole.json"});
+  ASSERT_EQ(run_cli(whole_args, dir.path()).exit_code, 0);
+  auto jobs_args = args;
+  jobs_args.insert(jobs_args.end(), {"--jobs", "2", "--out", "jobs.json"});
+  const auto r = run_cli(jobs_args, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("--jobs 2: a reduced search with a preemption bound repeats work when "
+                       "split"),
+            std::string::npos)
+      << r.err;
+  const json whole = read_json(dir.path() / "whole.json");
+  const json report = read_json(dir.path() / "jobs.json");
+  EXPECT_EQ(essentials(report), essentials(whole));
+  EXPECT_FALSE(report.at("config").contains("jobs"));
+  std::vector<std::string> left;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    left.push_back(entry.path().filename().string());
+  }
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"jobs.json", "whole.json"}));
 }
 
 TEST(CliJobs, AScheduleThatDoesNotSplitIsRefusedBeforeAnythingRuns) {

@@ -105,7 +105,9 @@ class RunCommand final : public Command {
     auto* jobs =
         sub_->add_option("--jobs,-j", jobs_,
                          "Run each cell as N shards in N processes side by side and merge them "
-                         "into one report, 1..256 (schedules that split into shards; default 1)")
+                         "into one report, 1..256 (schedules that split into shards; a reduced "
+                         "search with a "
+                         "preemption bound runs whole; default 1)")
             ->type_name("N");
     jobs->excludes(sub_->get_option("--shard"));
     sub_->add_option("--out", out_,
@@ -146,7 +148,19 @@ class RunCommand final : public Command {
       config.resume_from = resume_;
     }
     const std::string label = all_ ? "all" : description.scenarios.front();
-    const std::uint64_t jobs = jobs_.empty() ? 1 : parse_whole("--jobs", jobs_, 1, kMaxJobs);
+    std::uint64_t jobs = jobs_.empty() ? 1 : parse_whole("--jobs", jobs_, 1, kMaxJobs);
+    if (jobs > 1) {
+      check_jobs_split(config);
+      if (every_split_repeats_work(config)) {
+        if (config.verbosity != Verbosity::quiet) {
+          invocation.err << "syncstress: --jobs " << jobs_
+                         << ": a reduced search with a preemption bound repeats work when split "
+                            "(docs/model-checking.md, Local parallelism): each cell runs whole, "
+                            "in one process\n";
+        }
+        jobs = 1;
+      }
+    }
     // From here on Ctrl-C stops the run and still writes its report (util/interrupt.hpp).
     interrupt::install();
     if (jobs > 1) return run_jobs(invocation, config, description, label, jobs);
@@ -185,7 +199,6 @@ class RunCommand final : public Command {
   int run_jobs(const Invocation& invocation, const RunConfig& config,
                const report::RunDescription& description, const std::string& label,
                std::uint64_t jobs) const {
-    check_jobs_split(config);
     const std::filesystem::path dir = jobs_dir(description.out);
     std::filesystem::create_directories(dir);
     const std::filesystem::path shards_dir = report::make_temporary_dir(dir, ".syncstress-jobs-");
@@ -271,6 +284,14 @@ class RunCommand final : public Command {
       return std::any_of(cells.begin(), cells.end(), [](const nlohmann::json& cell) {
         return !cell.value("position", nlohmann::json()).is_null();
       });
+    });
+  }
+
+  /// Whether every cell's schedule repeats work when split (split_repeats_work).
+  static bool every_split_repeats_work(const RunConfig& config) {
+    const auto presets = supervise::preset_runs(config);
+    return std::all_of(presets.begin(), presets.end(), [&](const auto& preset) {
+      return split_repeats_work(supervise::strategy_for(preset, config.strategy));
     });
   }
 
