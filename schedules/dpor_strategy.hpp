@@ -40,8 +40,10 @@
 //   so the execution it stands for is within the bound too. Another thread explored there
 //   could need one more preemption at the node, and does not sleep.
 // A bounded pass with the reduction is not guaranteed to reach every schedule within the bound
-// (a lock that blocks the thread taking it, so that the holder runs on without a preemption,
-// is no race to reverse); a pass without a bound is complete.
+// (a lock, join or semaphore acquire that blocks touches nothing the reduction sees, and a lock
+// after an unlock is no race, so the search does not try a thread's lock while another holds
+// it: where that block is what lets the holder run on without a preemption, a schedule within
+// the bound can be missed); a pass without a bound is complete.
 //
 // Split into shards, the thread choices of every execution up to its
 // kShardPrefixContendedSteps-th contended step explore every thread (as the plain search
