@@ -244,9 +244,16 @@ class Memory {
     }
   };
 
+  /// Called at every atomic operation: the check against a kept count, inline; growing, out
+  /// of line.
   ThreadState& thread(ThreadId t) {
-    if (threads_.size() <= t) threads_.resize(t + 1);
+    if (t >= thread_slots_) [[unlikely]]
+      grow_threads(t);
     return threads_[t];
+  }
+  [[gnu::noinline]] void grow_threads(ThreadId t) {
+    threads_.resize(t + 1);
+    thread_slots_ = t + 1;
   }
   std::uint32_t epoch(ThreadId t) { return thread(t).now.at(t); }
   /// Starts a new epoch of `t`: what it does from now on is not covered by what it released.
@@ -268,6 +275,7 @@ class Memory {
   }
 
   std::vector<ThreadState> threads_;
+  std::size_t thread_slots_ = 0;  // threads_.size(), kept so that thread() does not divide
   Slots<Location> locations_;
   Slots<Clock> sync_;  // what the releases of each synchronizing object carry
   Slots<Cell> cells_;
