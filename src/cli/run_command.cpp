@@ -106,8 +106,7 @@ class RunCommand final : public Command {
         sub_->add_option("--jobs,-j", jobs_,
                          "Run each cell as N shards in N processes side by side and merge them "
                          "into one report, 1..256 (schedules that split into shards; a reduced "
-                         "search with a "
-                         "preemption bound runs whole; default 1)")
+                         "search with a preemption bound runs whole; default 1)")
             ->type_name("N");
     jobs->excludes(sub_->get_option("--shard"));
     sub_->add_option("--out", out_,
