@@ -159,8 +159,10 @@ bool DporStrategy::step_taken(ThreadId thread, std::span<const Access> accesses,
   // The sleep set after this step: the sleepers (and, below a choice, the threads explored
   // there before) whose next step is independent of this one keep sleeping.
   std::vector<Sleeper> next;
-  auto keep = [&](const std::vector<Sleeper>& from) {
+  // `only`: of `from`, that thread alone.
+  auto keep = [&](const std::vector<Sleeper>& from, std::optional<ThreadId> only = {}) {
     for (const Sleeper& s : from) {
+      if (only && s.thread != *only) continue;
       if (s.thread != thread && !dependent(s.accesses, accesses)) next.push_back(s);
     }
   };
@@ -171,12 +173,7 @@ bool DporStrategy::step_taken(ThreadId thread, std::span<const Access> accesses,
       keep(node.done);
     } else if (node.continuing < node.bound) {
       // Under a bound only the thread that could have gone on sleeps (see the header).
-      const ThreadId went_on = node.runnable[node.continuing];
-      for (const Sleeper& s : node.done) {
-        if (s.thread == went_on && s.thread != thread && !dependent(s.accesses, accesses)) {
-          next.push_back(s);
-        }
-      }
+      keep(node.done, node.runnable[node.continuing]);
     }
   } else {
     keep(sleep_);
@@ -264,12 +261,7 @@ void DporStrategy::add_at_block_start(std::size_t node_index, ThreadId t) {
     const bool switched = node.is_thread && node.chosen != node.continuing;
     if (!switched) continue;
     if (k == node_index) return;  // the block starts at the race's own node
-    const auto it = std::find(node.runnable.begin(), node.runnable.end(), t);
-    if (it == node.runnable.end()) return;
-    const auto i = static_cast<std::uint64_t>(it - node.runnable.begin());
-    if (allowed(node, i) && !has(node.backtrack, t) && !asleep(node, t)) {
-      node.backtrack.push_back(t);
-    }
+    if (to_try(node, t) && !has(node.backtrack, t)) node.backtrack.push_back(t);
     return;
   }
 }

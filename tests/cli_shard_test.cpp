@@ -111,6 +111,16 @@ TEST(CliShard, AViolationFoundUnshardedIsFoundByTheMergedShards) {
       1);
 }
 
+/// The names of the files in `dir`, sorted.
+std::vector<std::string> files_in(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 /// Runs `args` unsharded and with --jobs `jobs`: the two reports must agree in what `same`
 /// says, the exit codes too, and --jobs leaves no shard report behind.
 void expect_jobs_equal_to_whole(const std::vector<std::string>& args, int jobs, int expected_exit,
@@ -135,12 +145,7 @@ void expect_jobs_equal_to_whole(const std::vector<std::string>& args, int jobs, 
     EXPECT_EQ(essentials(report)[0]["verdict"], essentials(whole)[0]["verdict"]);
   }
   EXPECT_EQ(report["config"]["jobs"], jobs);
-  std::vector<std::string> left;
-  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
-    left.push_back(entry.path().filename().string());
-  }
-  std::sort(left.begin(), left.end());
-  EXPECT_EQ(left, (std::vector<std::string>{"jobs.json", "whole.json"}));
+  EXPECT_EQ(files_in(dir.path()), (std::vector<std::string>{"jobs.json", "whole.json"}));
 }
 
 TEST(CliJobs, AnExhaustiveSearchRunAsJobsIsTheUnshardedSearch) {
@@ -193,12 +198,7 @@ TEST(CliJobs, AReducedSearchWithAPreemptionBoundRunsWholeInOneProcess) {
   const json report = read_json(dir.path() / "jobs.json");
   EXPECT_EQ(essentials(report), essentials(whole));
   EXPECT_FALSE(report.at("config").contains("jobs"));
-  std::vector<std::string> left;
-  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
-    left.push_back(entry.path().filename().string());
-  }
-  std::sort(left.begin(), left.end());
-  EXPECT_EQ(left, (std::vector<std::string>{"jobs.json", "whole.json"}));
+  EXPECT_EQ(files_in(dir.path()), (std::vector<std::string>{"jobs.json", "whole.json"}));
 }
 
 TEST(CliJobs, AScheduleThatDoesNotSplitIsRefusedBeforeAnythingRuns) {

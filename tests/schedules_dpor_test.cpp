@@ -164,6 +164,18 @@ Program random_program(std::uint64_t seed) {
   return p;
 }
 
+// The random program of `seed`, or (`twins`) its first thread's first two operations run
+// twice, the second time by a twin started after it, then its second thread.
+Program random_program(std::uint64_t seed, bool twins) {
+  Program p = random_program(seed);
+  if (!twins) return p;
+  p.threads.resize(2);
+  if (p.threads[0].size() > 2) p.threads[0].resize(2);
+  p.threads.insert(p.threads.begin() + 1, p.threads[0]);
+  p.twins = 1;
+  return p;
+}
+
 std::string describe(const Program& p) {
   static const char* const kNames[] = {"load",     "store",      "fetch_add", "cas",
                                        "exchange", "locked_add", "check_not"};
@@ -362,11 +374,7 @@ TEST(Dpor, TwinThreadsReachTheSameViolationsAndFinalStatesUpToTheirOrder) {
   constexpr int kAtLeast = 10;
 #endif
   for (std::uint64_t seed = 1; seed <= 30; ++seed) {
-    Program p = random_program(seed);
-    p.threads.resize(2);
-    if (p.threads[0].size() > 2) p.threads[0].resize(2);
-    p.threads.insert(p.threads.begin() + 1, p.threads[0]);
-    p.twins = 1;
+    const Program p = random_program(seed, /*twins=*/true);
     ExhaustiveStrategy plain;
     const auto all = explore(p, plain, kPlainCap);
     if (!plain.complete()) continue;
@@ -469,18 +477,6 @@ TEST(Dpor, ABugNeedingTwoPreemptionsIsFoundAtBoundTwoAndNotAtBoundOne) {
   EXPECT_TRUE(fails_within(unbounded));
 }
 
-// A random program as random_program makes it, or (`twins`) one whose first thread runs twice,
-// the second time as its twin (as in the test of twin threads above).
-Program bounded_program(std::uint64_t seed, bool twins) {
-  Program p = random_program(seed);
-  if (!twins) return p;
-  p.threads.resize(2);
-  if (p.threads[0].size() > 2) p.threads[0].resize(2);
-  p.threads.insert(p.threads.begin() + 1, p.threads[0]);
-  p.twins = 1;
-  return p;
-}
-
 TEST(Dpor, UnderAPreemptionBoundRandomProgramsReachWhatThePlainBoundedSearchReaches) {
   // The plain search with the same bound runs every schedule within it; the reduced one must
   // reach the same final states and violations. Before the reduction tried a race's thread at
@@ -498,7 +494,7 @@ TEST(Dpor, UnderAPreemptionBoundRandomProgramsReachWhatThePlainBoundedSearchReac
   std::uint64_t plain_total = 0, reduced_total = 0;
   for (const bool twins : {false, true}) {
     for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
-      const Program p = bounded_program(seed, twins);
+      const Program p = random_program(seed, twins);
       for (std::uint32_t bound = 0; bound <= 2; ++bound) {
         ExhaustiveStrategy plain(bound);
         const auto all = explore(p, plain, kPlainCap);
