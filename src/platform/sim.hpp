@@ -136,9 +136,16 @@ struct Sim {
                source_location loc = source_location::current()) {
       // Under the C++ model every store is a new one, whatever the value.
       ahead(loc, weak() || !sim::detail::same_bits(v_, v));
-      const bool writes = weak() || !sim::detail::same_bits(v_, v);
-      if (auto* e = sim::detail::c11_engine<T>()) [[unlikely]]
-        e->c11_write(this, bits(v_), bits(v), mo, /*rmw=*/false, "store", loc);
+      if (auto* e = sim::detail::c11_engine<T>()) [[unlikely]] {
+        // It may go before stores already made: the value is the newest store's.
+        const sim::detail::Placed at = e->c11_store(this, bits(v_), bits(v), mo, loc);
+        v_ = sim::detail::with_bits(v_, at.newest);
+        op(
+            "store", [&] { return sim::detail::show(v) + at.note(); }, loc,
+            sim::detail::Point::plain, true);
+        return;
+      }
+      const bool writes = !sim::detail::same_bits(v_, v);
       v_ = v;
       op(
           "store", [&] { return sim::detail::show(v); }, loc, sim::detail::Point::plain, writes);
@@ -148,7 +155,7 @@ struct Sim {
       ahead(loc, weak() || !sim::detail::same_bits(v_, v));
       const bool c11 = weak();
       if (auto* e = sim::detail::c11_engine<T>()) [[unlikely]]
-        e->c11_write(this, bits(v_), bits(v), mo, /*rmw=*/true, "exchange", loc);
+        e->c11_rmw(this, bits(v_), bits(v), mo, "exchange", loc);
       T old = std::exchange(v_, v);
       op(
           "exchange", [&] { return arrow(old, v); }, loc, kUnwind,
@@ -276,7 +283,7 @@ struct Sim {
       const bool c11 = weak();
       const T value = next(v_);
       if (auto* e = sim::detail::c11_engine<T>()) [[unlikely]]
-        e->c11_write(this, bits(v_), bits(value), mo, /*rmw=*/true, name.data(), loc);
+        e->c11_rmw(this, bits(v_), bits(value), mo, name.data(), loc);
       T old = std::exchange(v_, value);
       op(
           name, [&] { return arrow(old, value); }, loc, sim::detail::Point::plain,
@@ -331,7 +338,7 @@ struct Sim {
             name, [] { return std::string("spurious failure"); }, loc, kUnwind, kReads);
         return false;
       }
-      e.c11_write(this, bits(v_), bits(desired), success, /*rmw=*/true, name.data(), loc);
+      e.c11_rmw(this, bits(v_), bits(desired), success, name.data(), loc);
       T old = std::exchange(v_, desired);
       op(
           name, [&] { return arrow(old, desired); }, loc, kUnwind, true);

@@ -409,12 +409,20 @@ class Engine {
   void c11_read_newest(const void* obj, std::uint64_t current, std::memory_order mo) {
     memory_.read_newest(current_->id, obj, current, mo);
   }
-  /// A store (or, `rmw`, a read-modify-write) of `bits` to `obj`, the step about to be taken.
-  /// `what` names the operation, at `loc`, for a data race's message.
-  void c11_write(const void* obj, std::uint64_t current, std::uint64_t bits, std::memory_order mo,
-                 bool rmw, const char* what, const source_location& loc) {
+  /// A plain store of `bits` to `obj`, the step about to be taken: where it goes in the
+  /// modification order is a recorded choice when it may go in more than one place.
+  Placed c11_store(const void* obj, std::uint64_t current, std::uint64_t bits, std::memory_order mo,
+                   const source_location& loc) {
+    memory_.note_op(current_->id, AtomicOp{"store", mo, loc.file_name(), loc.line()});
+    const std::uint64_t n = memory_.placements(current_->id, obj, current, mo);
+    return memory_.store(current_->id, n > 1 ? choose(n) : 0, bits, mo, steps_ + 1);
+  }
+  /// A read-modify-write of `obj` storing `bits`, the step about to be taken. `what` names the
+  /// operation, at `loc`, for a data race's message.
+  void c11_rmw(const void* obj, std::uint64_t current, std::uint64_t bits, std::memory_order mo,
+               const char* what, const source_location& loc) {
     memory_.note_op(current_->id, AtomicOp{what, mo, loc.file_name(), loc.line()});
-    memory_.write(current_->id, obj, current, bits, mo, rmw, steps_ + 1);
+    memory_.read_modify_write(current_->id, obj, current, bits, mo, steps_ + 1);
   }
   /// An atomic constructed inside the execution.
   void c11_created(const void* obj, std::uint64_t bits) {

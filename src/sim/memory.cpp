@@ -27,6 +27,11 @@ std::string ReadFrom::note() const {
   return out;
 }
 
+std::string Placed::note() const {
+  if (newer == 0) return {};
+  return ", before " + std::to_string(newer) + (newer == 1 ? " newer" : " newer ones");
+}
+
 void Memory::reset() {
   for (ThreadState& t : threads_) t.clear();
   locations_.clear();
@@ -75,7 +80,18 @@ void Memory::restart(Location& loc, std::uint64_t bits, ThreadId t, std::uint32_
   first.thread = t;
   first.epoch = epoch;
   first.step = 0;
+  first.rmw = false;
   first.carries.clear();
+}
+
+Memory::Store& Memory::Location::insert(std::uint32_t at) {
+  append();
+  std::rotate(slots.begin() + at, slots.begin() + count - 1, slots.begin() + count);
+  for (std::vector<Seen>& s : seen) {
+    for (Seen& e : s) e.index += e.index >= at ? 1 : 0;
+  }
+  if (last_sc >= static_cast<std::int64_t>(at)) ++last_sc;
+  return slots[at];
 }
 
 Memory::Location& Memory::location(const void* obj, std::uint64_t current) {
@@ -186,32 +202,76 @@ void Memory::read_newest(ThreadId t, const void* obj, std::uint64_t current, std
   read(t, 0, mo);
 }
 
-void Memory::write(ThreadId t, const void* obj, std::uint64_t current, std::uint64_t bits,
-                   std::memory_order mo, bool rmw, std::uint64_t step) {
-  Location& l = location(obj, current);
-  ThreadState& self = thread(t);
-  const std::uint32_t before = l.newest();
-  Store& s = l.append();  // after it, l's earlier stores are taken by index
+void Memory::fill(Location& loc, std::uint32_t index, ThreadId t, std::uint64_t bits, bool rmw,
+                  std::uint64_t step) {
+  Store& s = loc.at(index);
   s.bits = bits;
   s.thread = t;
   s.epoch = epoch(t);
   s.step = step;
+  s.rmw = rmw;
   s.carries.clear();
-  if (rmw) {
-    const Store& read = l.at(before);
-    if (acquires(mo)) {
-      self.now.join(read.carries);
-    } else {
-      self.pending_acquire.join(read.carries);
-    }
-    s.carries = read.carries;  // the release sequence it continues
-  }
-  s.carries.join(releases(mo) ? self.now : self.fence_release);
-  const std::uint32_t index = l.newest();
-  if (mo == std::memory_order_seq_cst) l.last_sc = index;
-  see(l, t, index);
-  std::erase_if(self.reads, [obj](const ThreadState::Read& r) { return r.obj == obj; });
+}
+
+void Memory::wrote(Location& loc, const void* obj, ThreadId t, std::uint32_t index,
+                   std::memory_order mo) {
+  if (mo == std::memory_order_seq_cst) loc.last_sc = index;
+  see(loc, t, index);
+  std::erase_if(thread(t).reads, [obj](const ThreadState::Read& r) { return r.obj == obj; });
   if (releases(mo)) tick(t);
+}
+
+std::uint64_t Memory::placements(ThreadId t, const void* obj, std::uint64_t current,
+                                 std::memory_order mo) {
+  thread(t);
+  Location& l = location(obj, current);
+  chosen_ = &l;
+  placing_ = obj;
+  candidates_.assign(1, l.count);
+  if (mo == std::memory_order_seq_cst) return 1;
+  // After every store it is bound to see (coherence), and not between a read-modify-write and
+  // the store that one read (atomicity).
+  const std::uint32_t low = lower_bound(t, l, false);
+  for (std::uint32_t at = l.count - 1; at > low; --at) {
+    if (!l.at(at).rmw) candidates_.push_back(at);
+  }
+  return candidates_.size();
+}
+
+Placed Memory::store(ThreadId t, std::uint64_t n, std::uint64_t bits, std::memory_order mo,
+                     std::uint64_t step) {
+  Location& l = *chosen_;
+  const std::uint32_t at = candidates_[n];
+  if (at == l.count) {
+    l.append();
+  } else {
+    l.insert(at);
+  }
+  fill(l, at, t, bits, false, step);
+  ThreadState& self = thread(t);
+  l.at(at).carries.join(releases(mo) ? self.now : self.fence_release);
+  wrote(l, placing_, t, at, mo);
+  return Placed{l.at(l.newest()).bits, l.newest() - at};
+}
+
+void Memory::read_modify_write(ThreadId t, const void* obj, std::uint64_t current,
+                               std::uint64_t bits, std::memory_order mo, std::uint64_t step) {
+  Location& l = location(obj, current);
+  ThreadState& self = thread(t);
+  const std::uint32_t before = l.newest();
+  l.append();  // after it, l's earlier stores are taken by index
+  const std::uint32_t index = l.newest();
+  fill(l, index, t, bits, true, step);
+  Store& s = l.at(index);
+  const Store& read = l.at(before);
+  if (acquires(mo)) {
+    self.now.join(read.carries);
+  } else {
+    self.pending_acquire.join(read.carries);
+  }
+  s.carries = read.carries;  // the release sequence it continues
+  s.carries.join(releases(mo) ? self.now : self.fence_release);
+  wrote(l, obj, t, index, mo);
 }
 
 void Memory::fence(ThreadId t, std::memory_order mo) {

@@ -5,9 +5,11 @@
 // The model is RC11's (Lahav, Vafeiadis, Kang, Hur, Dreyer, PLDI 2017), generated in program
 // order as GenMC does: every load reads a store that has already run, so po ∪ rf is acyclic
 // (no out-of-thin-air values, no load buffering), as RC11 requires.
-// - Each atomic location keeps its stores in modification order. A store goes at the end of
-//   it: modification order follows the order stores run in (the executions RC11 allows whose
-//   modification order contradicts that, such as 2+2W's, are not generated).
+// - Each atomic location keeps its stores in modification order. A relaxed, release or
+//   acq_rel store may go anywhere after the newest store its thread is bound to see (as a load
+//   is bound: one that happens before it, or that a load which happens before it read), but
+//   never between a read-modify-write and the store that one read; where is a recorded choice.
+//   A seq_cst store and a read-modify-write go at the end.
 // - A load may read any store of the location from the newest back to the newest one it is
 //   bound to see: a store that happens before it, or that a load which happens before it read
 //   (write-read and read-read coherence), and for a seq_cst load the last seq_cst store.
@@ -105,6 +107,16 @@ struct ReadFrom {
   std::string note() const;
 };
 
+/// Where a plain store went in its location's modification order.
+struct Placed {
+  /// The bits of the location's newest store after it (the atomic's value).
+  std::uint64_t newest = 0;
+  /// How many stores made before it follow it in modification order (0: it is the newest).
+  std::uint64_t newer = 0;
+  /// ", before N newer" for a trace, or nothing for a store that went at the end.
+  std::string note() const;
+};
+
 /// An atomic operation or fence of a thread, for a data race's message.
 struct AtomicOp {
   const char* what = nullptr;  // "load", "store", "fetch_add", "fence", ...
@@ -162,10 +174,17 @@ class Memory {
   ReadFrom read(ThreadId t, std::uint64_t n, std::memory_order mo);
   /// `t` reads the newest store of `obj` (`current`: its value, for a location not seen before).
   void read_newest(ThreadId t, const void* obj, std::uint64_t current, std::memory_order mo);
-  /// `t` stores `bits` (`rmw`: a read-modify-write, reading the newest store first) at step
-  /// `step`. `current`: the value before, for a location not seen before.
-  void write(ThreadId t, const void* obj, std::uint64_t current, std::uint64_t bits,
-             std::memory_order mo, bool rmw, std::uint64_t step);
+  /// The places in `obj`'s modification order a plain store by `t` may take, the end first
+  /// (at least 1). `current`: the object's value, for a location not seen before.
+  std::uint64_t placements(ThreadId t, const void* obj, std::uint64_t current,
+                           std::memory_order mo);
+  /// `t` stores `bits` at place `n` (0: the end) of the last placements() call, at step `step`.
+  Placed store(ThreadId t, std::uint64_t n, std::uint64_t bits, std::memory_order mo,
+               std::uint64_t step);
+  /// `t` reads the newest store of `obj` and stores `bits` after it at step `step`. `current`:
+  /// the value before, for a location not seen before.
+  void read_modify_write(ThreadId t, const void* obj, std::uint64_t current, std::uint64_t bits,
+                         std::memory_order mo, std::uint64_t step);
   /// A fence of `t`. seq_cst ones join the clock every seq_cst fence shares.
   void fence(ThreadId t, std::memory_order mo);
 
@@ -187,7 +206,8 @@ class Memory {
     ThreadId thread = 0;
     std::uint32_t epoch = 0;  // 0: before every thread's first step
     std::uint64_t step = 0;
-    Clock carries;  // what an acquire reading it joins
+    bool rmw = false;  // a read-modify-write: nothing goes between it and the store before
+    Clock carries;     // what an acquire reading it joins
   };
   /// A thread's accesses to a location, where the index of the store it saw rose: (its epoch,
   /// the store's index), epochs and indices ascending.
@@ -211,6 +231,9 @@ class Memory {
       if (count == slots.size()) slots.emplace_back();
       return slots[count++];
     }
+    /// A slot for a store at index `at`, the stores from there on one later; the indices the
+    /// threads saw and the last seq_cst store's follow them. Same contract as append().
+    Store& insert(std::uint32_t at);
   };
   struct ThreadState {
     Clock now;
@@ -280,8 +303,17 @@ class Memory {
   Slots<Clock> sync_;  // what the releases of each synchronizing object carry
   Slots<Cell> cells_;
   Clock sc_fences_;
-  // The last choices() call: its location and candidate indices (newest first).
+  /// `t`'s store at `index` of `loc`, made at step `step`: its fields but what it carries.
+  void fill(Location& loc, std::uint32_t index, ThreadId t, std::uint64_t bits, bool rmw,
+            std::uint64_t step);
+  /// After `t` wrote `obj` with order `mo` (its store at `index`): what it has seen, its repeat
+  /// reads, its epoch.
+  void wrote(Location& loc, const void* obj, ThreadId t, std::uint32_t index, std::memory_order mo);
+
+  // The last choices() or placements() call: its location and candidate indices (newest
+  // first; for placements, the index the store would take).
   Location* chosen_ = nullptr;
+  const void* placing_ = nullptr;  // the last placements() call's object
   std::vector<std::uint32_t> candidates_;
 };
 
