@@ -60,6 +60,26 @@ TEST(CliExhaustive, AViolationThatNeedsNoPreemptionIsReportedAsFound) {
   EXPECT_FALSE(v.contains("first_found"));
 }
 
+TEST(CliExhaustive, APrimitiveThatPollsItsQueueWithYieldIsExhaustedAtTheModelCheckingSize) {
+  // cooperative_semaphore's release polls its waiter queue (try_pop; yield) until the waiter
+  // that took the count negative has queued itself: a loop of reads, run as one step, so its
+  // unfair schedules end instead of running to the step bound. Sequentially consistent and
+  // under the C++ model (the memory-model preset's default).
+  for (const char* scenario : {"semaphore-safety", "semaphore-memory-model"}) {
+    TempDir dir;
+    const auto r = run_cli(
+        {"run", "--scenario", scenario, "--primitive", "cooperative_semaphore", "--schedule",
+         "exhaustive", "--executions", "100000", "--quiet", "--out", "r.json"},
+        dir.path());
+    EXPECT_EQ(r.exit_code, 0) << scenario << r.err;
+    const json cell = json::parse(read_file(dir.path() / "r.json")).at("cells")[0];
+    EXPECT_EQ(cell.at("stopped_by"), "exhausted") << scenario;
+    EXPECT_EQ(cell.at("verdict"), "pass") << scenario;
+    EXPECT_TRUE(cell.at("metrics").at("search_complete").get<bool>()) << scenario;
+    EXPECT_LT(cell.at("executions").get<std::int64_t>(), 5000) << scenario;
+  }
+}
+
 TEST(CliExhaustive, ABoundedSearchFindsAViolationThePlainSearchFindsWithinTheSameBound) {
   // mutex_part7_cancel_fixed resumes a destroyed frame in a schedule with one preemption. The
   // plain search with bound 1 finds it; the reduced search with bound 1 must too (it once
