@@ -138,7 +138,7 @@ struct Sim {
       ahead(loc, weak() || !sim::detail::same_bits(v_, v));
       if (auto* e = sim::detail::c11_engine<T>()) [[unlikely]] {
         // It may go before stores already made: the value is the newest store's.
-        const sim::detail::Placed at = e->c11_store(this, bits(v_), bits(v), mo, loc);
+        const sim::detail::Placed at = e->c11_store(this, where_, bits(v_), bits(v), mo, loc);
         v_ = sim::detail::with_bits(v_, at.newest);
         op(
             "store", [&] { return sim::detail::show(v) + at.note(); }, loc,
@@ -155,7 +155,7 @@ struct Sim {
       ahead(loc, weak() || !sim::detail::same_bits(v_, v));
       const bool c11 = weak();
       if (auto* e = sim::detail::c11_engine<T>()) [[unlikely]]
-        e->c11_rmw(this, bits(v_), bits(v), mo, "exchange", loc);
+        e->c11_rmw(this, where_, bits(v_), bits(v), mo, "exchange", loc);
       T old = std::exchange(v_, v);
       op(
           "exchange", [&] { return arrow(old, v); }, loc, kUnwind,
@@ -222,7 +222,8 @@ struct Sim {
         sim::detail::Engine* e = sim::detail::t_engine;
         if (!sim::detail::same_bits(v_, old)) {
           // It compares the newest store (a futex reads memory as it is).
-          if (auto* w = sim::detail::c11_engine<T>()) w->c11_read_newest(this, bits(v_), mo);
+          if (auto* w = sim::detail::c11_engine<T>())
+            w->c11_read_newest(this, where_, bits(v_), mo);
           op(
               "wait", [&] { return "value " + sim::detail::show(v_); }, loc, kUnwind, kReads);
           return;
@@ -245,13 +246,13 @@ struct Sim {
     friend struct Sim;
     void named() {
       if (sim::detail::t_engine) sim::detail::register_object(Kind::atomic, this);
-      if (auto* e = sim::detail::c11_engine<T>()) e->c11_created(this, bits(v_));
+      if (auto* e = sim::detail::c11_engine<T>()) e->c11_created(this, where_, bits(v_));
     }
     static bool weak() { return sim::detail::c11_engine<T>() != nullptr; }
     static std::uint64_t bits(const T& v) { return sim::detail::bits_of(v); }
     /// A load under the C++ model: the store it reads is a choice (engine.hpp, c11_load).
     T weak_load(sim::detail::Engine& e, std::memory_order mo, const source_location& loc) const {
-      const sim::detail::ReadFrom from = e.c11_load(this, bits(v_), mo, loc);
+      const sim::detail::ReadFrom from = e.c11_load(this, where_, bits(v_), mo, loc);
       const T r = sim::detail::with_bits(v_, from.bits);
       op(
           "load", [&] { return sim::detail::show(r) + from.note(); }, loc, kUnwind, kReads);
@@ -283,7 +284,7 @@ struct Sim {
       const bool c11 = weak();
       const T value = next(v_);
       if (auto* e = sim::detail::c11_engine<T>()) [[unlikely]]
-        e->c11_rmw(this, bits(v_), bits(value), mo, name.data(), loc);
+        e->c11_rmw(this, where_, bits(v_), bits(value), mo, name.data(), loc);
       T old = std::exchange(v_, value);
       op(
           name, [&] { return arrow(old, value); }, loc, sim::detail::Point::plain,
@@ -324,7 +325,7 @@ struct Sim {
       const std::string_view name = weak ? "cas_weak" : "cas_strong";
       bool succeeds = false;
       const sim::detail::ReadFrom from =
-          e.c11_cas(this, bits(v_), bits(expected), failure, name.data(), loc, &succeeds);
+          e.c11_cas(this, where_, bits(v_), bits(expected), failure, name.data(), loc, &succeeds);
       if (!succeeds) {
         expected = sim::detail::with_bits(v_, from.bits);
         op(
@@ -333,12 +334,12 @@ struct Sim {
         return false;
       }
       if (weak && e.inject(e.spurious_cas_failures_on())) {
-        e.c11_read_newest(this, bits(v_), failure);
+        e.c11_read_newest(this, where_, bits(v_), failure);
         op(
             name, [] { return std::string("spurious failure"); }, loc, kUnwind, kReads);
         return false;
       }
-      e.c11_rmw(this, bits(v_), bits(desired), success, name.data(), loc);
+      e.c11_rmw(this, where_, bits(v_), bits(desired), success, name.data(), loc);
       T old = std::exchange(v_, desired);
       op(
           name, [&] { return arrow(old, desired); }, loc, kUnwind, true);
@@ -346,6 +347,8 @@ struct Sim {
     }
 
     T v_;
+    // Its location in the C++ model (memory=c11) in the current execution, found once.
+    mutable sim::detail::Where where_{};
   };
 
   /// Plain shared data. with/with_mut are not scheduling points: races on cells are Relacy's

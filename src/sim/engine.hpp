@@ -387,46 +387,48 @@ class Engine {
   /// operation acts on the newest store and asks nothing).
   bool c11() const { return c11_ && !aborting_ && current_ != nullptr; }
   /// A load of `obj` (`current`: its newest value): which store it reads, a recorded choice
-  /// when it may read more than one.
-  ReadFrom c11_load(const void* obj, std::uint64_t current, std::memory_order mo,
+  /// when it may read more than one. `where`: the atomic's record of its location, as in every
+  /// c11_ operation.
+  ReadFrom c11_load(const void* obj, Where& where, std::uint64_t current, std::memory_order mo,
                     const source_location& loc) {
-    const std::uint64_t n = memory_.choices(current_->id, obj, current, mo, loc);
+    const std::uint64_t n = memory_.choices(current_->id, obj, where, current, mo, loc);
     return c11_read(n > 1 ? choose(n) : 0, mo, "load", loc);
   }
   /// A compare-exchange's read: the newest store when it holds `expected` and the CAS is to
   /// succeed (`*success`; nothing is applied: the write that follows reads it), else a store
   /// holding another value, read with `failure` order. A recorded choice when several may be.
-  ReadFrom c11_cas(const void* obj, std::uint64_t current, std::uint64_t expected,
+  ReadFrom c11_cas(const void* obj, Where& where, std::uint64_t current, std::uint64_t expected,
                    std::memory_order failure, const char* what, const source_location& loc,
                    bool* success) {
-    const std::uint64_t n = memory_.cas_choices(current_->id, obj, current, expected, failure, loc);
+    const std::uint64_t n =
+        memory_.cas_choices(current_->id, obj, where, current, expected, failure, loc);
     const std::uint64_t k = n > 1 ? choose(n) : 0;
     const ReadFrom from = memory_.candidate(k);
     *success = from.bits == expected;
     return *success ? from : c11_read(k, failure, what, loc);
   }
   /// A read of `obj`'s newest store (a spurious CAS failure, a wait's comparison).
-  void c11_read_newest(const void* obj, std::uint64_t current, std::memory_order mo) {
-    memory_.read_newest(current_->id, obj, current, mo);
+  void c11_read_newest(const void* obj, Where& where, std::uint64_t current, std::memory_order mo) {
+    memory_.read_newest(current_->id, obj, where, current, mo);
   }
   /// A plain store of `bits` to `obj`, the step about to be taken: where it goes in the
   /// modification order is a recorded choice when it may go in more than one place.
-  Placed c11_store(const void* obj, std::uint64_t current, std::uint64_t bits, std::memory_order mo,
-                   const source_location& loc) {
+  Placed c11_store(const void* obj, Where& where, std::uint64_t current, std::uint64_t bits,
+                   std::memory_order mo, const source_location& loc) {
     memory_.note_op(current_->id, AtomicOp{"store", mo, loc.file_name(), loc.line()});
-    const std::uint64_t n = memory_.placements(current_->id, obj, current, mo);
+    const std::uint64_t n = memory_.placements(current_->id, obj, where, current, mo);
     return memory_.store(current_->id, n > 1 ? choose(n) : 0, bits, mo, steps_ + 1);
   }
   /// A read-modify-write of `obj` storing `bits`, the step about to be taken. `what` names the
   /// operation, at `loc`, for a data race's message.
-  void c11_rmw(const void* obj, std::uint64_t current, std::uint64_t bits, std::memory_order mo,
-               const char* what, const source_location& loc) {
+  void c11_rmw(const void* obj, Where& where, std::uint64_t current, std::uint64_t bits,
+               std::memory_order mo, const char* what, const source_location& loc) {
     memory_.note_op(current_->id, AtomicOp{what, mo, loc.file_name(), loc.line()});
-    memory_.read_modify_write(current_->id, obj, current, bits, mo, steps_ + 1);
+    memory_.read_modify_write(current_->id, obj, where, current, bits, mo, steps_ + 1);
   }
   /// An atomic constructed inside the execution.
-  void c11_created(const void* obj, std::uint64_t bits) {
-    memory_.created(current_->id, obj, bits);
+  void c11_created(const void* obj, Where& where, std::uint64_t bits) {
+    memory_.created(current_->id, obj, where, bits);
   }
   /// Reads candidate `k` of the memory model's last choices (operation `what` at `loc`).
   ReadFrom c11_read(std::uint64_t k, std::memory_order mo, const char* what,

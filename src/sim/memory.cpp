@@ -2,6 +2,7 @@
 #include "sim/memory.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <utility>
 
 namespace syncstress::sim::detail {
@@ -32,7 +33,14 @@ std::string Placed::note() const {
   return ", before " + std::to_string(newer) + (newer == 1 ? " newer" : " newer ones");
 }
 
+namespace {
+/// Execution numbers unique across every Memory of the process: an atomic used by two
+/// runtimes never takes one's slot for the other's.
+std::atomic<std::uint64_t> g_executions{1};
+}  // namespace
+
 void Memory::reset() {
+  execution_ = g_executions.fetch_add(1, std::memory_order_relaxed) + 1;
   for (ThreadState& t : threads_) t.clear();
   locations_.clear();
   sync_.clear();
@@ -94,17 +102,20 @@ Memory::Store& Memory::Location::insert(std::uint32_t at) {
   return slots[at];
 }
 
-Memory::Location& Memory::location(const void* obj, std::uint64_t current) {
+Memory::Location& Memory::location(const void* obj, Where& where, std::uint64_t current) {
+  if (where.execution == execution_) return locations_.at(where.slot);
   bool fresh = false;
-  Location& l = locations_.get(obj, &fresh);
+  Location& l = locations_.get(obj, &fresh, &where.slot);
+  where.execution = execution_;
   // Made before the execution: its value happens before every thread's first step.
   if (fresh) restart(l, current, 0, 0);
   return l;
 }
 
-void Memory::created(ThreadId t, const void* obj, std::uint64_t bits) {
+void Memory::created(ThreadId t, const void* obj, Where& where, std::uint64_t bits) {
   bool fresh = false;
-  Location& l = locations_.get(obj, &fresh);
+  Location& l = locations_.get(obj, &fresh, &where.slot);
+  where.execution = execution_;
   restart(l, bits, t, epoch(t));
   see(l, t, 0);
 }
@@ -149,10 +160,10 @@ bool Memory::repeats(ThreadId t, const void* obj, const std::source_location& lo
   return false;
 }
 
-std::uint64_t Memory::choices(ThreadId t, const void* obj, std::uint64_t current,
+std::uint64_t Memory::choices(ThreadId t, const void* obj, Where& where, std::uint64_t current,
                               std::memory_order mo, const std::source_location& loc) {
   thread(t);
-  Location& l = location(obj, current);
+  Location& l = location(obj, where, current);
   chosen_ = &l;
   candidates_.clear();
   const std::uint32_t newest = l.newest();
@@ -162,10 +173,10 @@ std::uint64_t Memory::choices(ThreadId t, const void* obj, std::uint64_t current
   return candidates_.size();
 }
 
-std::uint64_t Memory::cas_choices(ThreadId t, const void* obj, std::uint64_t current,
+std::uint64_t Memory::cas_choices(ThreadId t, const void* obj, Where& where, std::uint64_t current,
                                   std::uint64_t expected, std::memory_order mo,
                                   const std::source_location& loc) {
-  choices(t, obj, current, mo, loc);
+  choices(t, obj, where, current, mo, loc);
   // A CAS that reads a store holding `expected` succeeds, and a successful one reads the
   // newest: older stores holding it cannot be read.
   const Location& l = *chosen_;
@@ -195,9 +206,10 @@ ReadFrom Memory::read(ThreadId t, std::uint64_t n, std::memory_order mo) {
   return out;
 }
 
-void Memory::read_newest(ThreadId t, const void* obj, std::uint64_t current, std::memory_order mo) {
+void Memory::read_newest(ThreadId t, const void* obj, Where& where, std::uint64_t current,
+                         std::memory_order mo) {
   thread(t);
-  chosen_ = &location(obj, current);
+  chosen_ = &location(obj, where, current);
   candidates_.assign(1, chosen_->newest());
   read(t, 0, mo);
 }
@@ -221,10 +233,10 @@ void Memory::wrote(Location& loc, const void* obj, ThreadId t, std::uint32_t ind
   if (releases(mo)) tick(t);
 }
 
-std::uint64_t Memory::placements(ThreadId t, const void* obj, std::uint64_t current,
+std::uint64_t Memory::placements(ThreadId t, const void* obj, Where& where, std::uint64_t current,
                                  std::memory_order mo) {
   thread(t);
-  Location& l = location(obj, current);
+  Location& l = location(obj, where, current);
   chosen_ = &l;
   placing_ = obj;
   candidates_.assign(1, l.count);
@@ -254,9 +266,9 @@ Placed Memory::store(ThreadId t, std::uint64_t n, std::uint64_t bits, std::memor
   return Placed{l.at(l.newest()).bits, l.newest() - at};
 }
 
-void Memory::read_modify_write(ThreadId t, const void* obj, std::uint64_t current,
+void Memory::read_modify_write(ThreadId t, const void* obj, Where& where, std::uint64_t current,
                                std::uint64_t bits, std::memory_order mo, std::uint64_t step) {
-  Location& l = location(obj, current);
+  Location& l = location(obj, where, current);
   ThreadState& self = thread(t);
   const std::uint32_t before = l.newest();
   l.append();  // after it, l's earlier stores are taken by index

@@ -68,15 +68,19 @@ class Clock {
 template <class V>
 class Slots {
  public:
-  /// The slot of `obj`; `*fresh` says whether it was handed out just now.
-  V& get(const void* obj, bool* fresh) {
+  /// The slot of `obj`; `*fresh` says whether it was handed out just now, `*index` (when
+  /// given) which it is.
+  V& get(const void* obj, bool* fresh, std::uint32_t* index = nullptr) {
     std::uint32_t& i = index_.get(obj, fresh);
     if (*fresh) {
       i = count_++;
       if (slots_.size() <= i) slots_.resize(i + 1);
     }
+    if (index != nullptr) *index = i;
     return slots_[i];
   }
+  /// Slot `i`, handed out in this execution.
+  V& at(std::uint32_t i) { return slots_[i]; }
   /// The slot of `obj`, or null.
   const V* find(const void* obj) const {
     const std::uint32_t* i = index_.find(obj);
@@ -92,6 +96,14 @@ class Slots {
   AddressMap<std::uint32_t> index_;
   std::vector<V> slots_;
   std::uint32_t count_ = 0;
+};
+
+/// An atomic's location in the model, kept by the atomic (Sim::atomic) so that its next
+/// operation in the same execution finds it without a lookup: the execution it was found in
+/// (0: none yet) and its slot.
+struct Where {
+  std::uint64_t execution = 0;
+  std::uint32_t slot = 0;
 };
 
 /// What a load read: the store's bits, and where that store stands.
@@ -156,35 +168,36 @@ class Memory {
   // --- Atomics ------------------------------------------------------------------------------
   /// An atomic constructed now by `t` with `bits`: its history starts again (its address may
   /// have held another atomic earlier in this execution).
-  void created(ThreadId t, const void* obj, std::uint64_t bits);
+  void created(ThreadId t, const void* obj, Where& where, std::uint64_t bits);
   /// The stores a load of `obj` by `t` may read, newest first (at least 1). `current` is the
   /// object's value, for a location not seen before in this execution.
-  std::uint64_t choices(ThreadId t, const void* obj, std::uint64_t current, std::memory_order mo,
-                        const std::source_location& loc);
+  std::uint64_t choices(ThreadId t, const void* obj, Where& where, std::uint64_t current,
+                        std::memory_order mo, const std::source_location& loc);
   /// The candidate `n` (0: newest) of the last choices() call's range; `except` filters (see
   /// cas_choices).
   ReadFrom candidate(std::uint64_t n) const;
   /// For a compare-exchange: the candidates a failing CAS may read (value differs from
   /// `expected`) plus the newest; newest first. Same contract as choices().
-  std::uint64_t cas_choices(ThreadId t, const void* obj, std::uint64_t current,
+  std::uint64_t cas_choices(ThreadId t, const void* obj, Where& where, std::uint64_t current,
                             std::uint64_t expected, std::memory_order mo,
                             const std::source_location& loc);
   /// `t` loads candidate `n` of the last choices() / cas_choices(): its effects (coherence,
   /// acquire).
   ReadFrom read(ThreadId t, std::uint64_t n, std::memory_order mo);
   /// `t` reads the newest store of `obj` (`current`: its value, for a location not seen before).
-  void read_newest(ThreadId t, const void* obj, std::uint64_t current, std::memory_order mo);
+  void read_newest(ThreadId t, const void* obj, Where& where, std::uint64_t current,
+                   std::memory_order mo);
   /// The places in `obj`'s modification order a plain store by `t` may take, the end first
   /// (at least 1). `current`: the object's value, for a location not seen before.
-  std::uint64_t placements(ThreadId t, const void* obj, std::uint64_t current,
+  std::uint64_t placements(ThreadId t, const void* obj, Where& where, std::uint64_t current,
                            std::memory_order mo);
   /// `t` stores `bits` at place `n` (0: the end) of the last placements() call, at step `step`.
   Placed store(ThreadId t, std::uint64_t n, std::uint64_t bits, std::memory_order mo,
                std::uint64_t step);
   /// `t` reads the newest store of `obj` and stores `bits` after it at step `step`. `current`:
   /// the value before, for a location not seen before.
-  void read_modify_write(ThreadId t, const void* obj, std::uint64_t current, std::uint64_t bits,
-                         std::memory_order mo, std::uint64_t step);
+  void read_modify_write(ThreadId t, const void* obj, Where& where, std::uint64_t current,
+                         std::uint64_t bits, std::memory_order mo, std::uint64_t step);
   /// A fence of `t`. seq_cst ones join the clock every seq_cst fence shares.
   void fence(ThreadId t, std::memory_order mo);
 
@@ -281,7 +294,8 @@ class Memory {
   std::uint32_t epoch(ThreadId t) { return thread(t).now.at(t); }
   /// Starts a new epoch of `t`: what it does from now on is not covered by what it released.
   void tick(ThreadId t) { thread(t).now.set(t, thread(t).now.at(t) + 1); }
-  Location& location(const void* obj, std::uint64_t current);
+  /// The location of `obj` (`where`: its atomic's record of it, checked and updated).
+  Location& location(const void* obj, Where& where, std::uint64_t current);
   /// Starts `loc`'s history again with one store: `bits` by `t` at `epoch`, carrying nothing.
   static void restart(Location& loc, std::uint64_t bits, ThreadId t, std::uint32_t epoch);
   /// The cell at `obj`, with no access yet when first seen in this execution.
@@ -297,6 +311,8 @@ class Memory {
     return thread(t).now.at(a.thread) >= a.epoch;
   }
 
+  // This execution's number, for Where; before the first, one no Where holds.
+  std::uint64_t execution_ = ~std::uint64_t{0};
   std::vector<ThreadState> threads_;
   std::size_t thread_slots_ = 0;  // threads_.size(), kept so that thread() does not divide
   Slots<Location> locations_;
