@@ -445,10 +445,7 @@ class Engine {
   void cell_access(const void* obj, bool write, const source_location& loc);
   void cell_created(const void* obj) { memory_.cell_created(obj); }
   /// Sim::harness_acq_rel: an acquire then a release of `obj`.
-  void harness_acq_rel(const void* obj) {
-    memory_.acquire(current_->id, obj);
-    memory_.release(current_->id, obj);
-  }
+  void harness_acq_rel(const void* obj) { memory_.acquire_release(current_->id, obj); }
 
   // --- Operations with more logic than a step ------------------------------------------------
   void wait_on_address(const void* obj, bool equal, TraceValues values, const source_location& loc);

@@ -79,6 +79,15 @@ void Memory::acquire(ThreadId t, const void* obj) {
   if (const Clock* carried = sync_.find(obj)) thread(t).now.join(*carried);
 }
 
+void Memory::acquire_release(ThreadId t, const void* obj) {
+  bool fresh = false;
+  Clock& carried = sync_.get(obj, &fresh);
+  ThreadState& self = thread(t);
+  if (!fresh) self.now.join(carried);
+  carried = self.now;  // the join of both, after the acquire
+  tick(t);
+}
+
 void Memory::restart(Location& loc, std::uint64_t bits, ThreadId t, std::uint32_t epoch) {
   loc.count = 0;
   for (std::vector<Seen>& s : loc.seen) s.clear();

@@ -162,6 +162,8 @@ class Memory {
   void release(ThreadId t, const void* obj);
   /// `t` acquires `obj` (a lock, a wait that ended, a resumption on the pool).
   void acquire(ThreadId t, const void* obj);
+  /// acquire() then release() of `obj` by `t` (an acq_rel read-modify-write of the harness).
+  void acquire_release(ThreadId t, const void* obj);
   /// `t` blocked: its next read of any location is a first read again (see repeat reads).
   void blocked(ThreadId t) { thread(t).reads.clear(); }
 
