@@ -299,7 +299,7 @@ TEST(MemoryModel, AStorePlacedBeforeANewerOneLeavesTheNewerValue) {
   EXPECT_EQ(r.outcomes, (std::set<std::string>{"2,2", "1,1", "2,1"}));
 }
 
-TEST(MemoryModel, ReadModifyWritesReadTheNewestStore) {
+TEST(MemoryModel, ReadModifyWritesAreAtomic) {
   const Reached r = search(MemoryModel::c11, [](std::string& out) {
     S::atomic<int> n{0};
     int a = -1, b = -1;
@@ -310,6 +310,36 @@ TEST(MemoryModel, ReadModifyWritesReadTheNewestStore) {
     out = pair(a, b) + "," + std::to_string(n.load(relaxed));
   });
   EXPECT_EQ(r.outcomes, (std::set<std::string>{"0,1,2", "1,0,2"}));
+}
+
+// Message passing with a read-modify-write reading the data: a stale read of x by a fetch_add
+// after y's store was read. RC11 allows it (the RMW goes before the store of 1 in x's
+// modification order; nothing orders the threads), sequential consistency does not. Outcome:
+// what the load of y read, what the fetch_add read, x at the end.
+std::set<std::string> rmw_after_flag(MemoryModel memory) {
+  return search(memory,
+                [](std::string& out) {
+                  S::atomic<int> x{0}, y{0};
+                  int a = -1, b = -1;
+                  {
+                    S::thread writer([&] {
+                      x.store(1, relaxed);
+                      y.store(1, relaxed);
+                    });
+                    S::thread reader([&] {
+                      a = y.load(relaxed);
+                      b = x.fetch_add(10, relaxed);
+                    });
+                  }
+                  out = pair(a, b) + "," + std::to_string(x.load(relaxed));
+                })
+      .outcomes;
+}
+
+TEST(MemoryModel, AReadModifyWriteMayReadAnOlderStoreNoOtherHasRead) {
+  EXPECT_EQ(rmw_after_flag(MemoryModel::c11),
+            (std::set<std::string>{"0,0,1", "0,1,11", "1,1,11", "1,0,1"}));
+  EXPECT_EQ(rmw_after_flag(MemoryModel::sc), (std::set<std::string>{"0,0,1", "0,1,11", "1,1,11"}));
 }
 
 TEST(MemoryModel, AFailingCompareExchangeMayReadAnOlderStore) {

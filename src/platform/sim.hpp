@@ -153,13 +153,12 @@ struct Sim {
     T exchange(T v, std::memory_order mo = std::memory_order_seq_cst,
                source_location loc = source_location::current()) {
       ahead(loc, weak() || !sim::detail::same_bits(v_, v));
-      const bool c11 = weak();
       if (auto* e = sim::detail::c11_engine<T>()) [[unlikely]]
-        e->c11_rmw(this, where_, bits(v_), bits(v), mo, "exchange", loc);
+        return weak_rmw(
+            *e, "exchange", [v](T) { return v; }, mo, kUnwind, loc);
       T old = std::exchange(v_, v);
       op(
-          "exchange", [&] { return arrow(old, v); }, loc, kUnwind,
-          c11 || !sim::detail::same_bits(old, v));
+          "exchange", [&] { return arrow(old, v); }, loc, kUnwind, !sim::detail::same_bits(old, v));
       return old;
     }
     bool compare_exchange_weak(T& expected, T desired, std::memory_order success,
@@ -281,14 +280,26 @@ struct Sim {
     template <class Next>
     T rmw(std::string_view name, Next next, std::memory_order mo, const source_location& loc) {
       ahead(loc, weak() || !sim::detail::same_bits(v_, next(v_)));
-      const bool c11 = weak();
-      const T value = next(v_);
       if (auto* e = sim::detail::c11_engine<T>()) [[unlikely]]
-        e->c11_rmw(this, where_, bits(v_), bits(value), mo, name.data(), loc);
+        return weak_rmw(*e, name, next, mo, sim::detail::Point::plain, loc);
+      const T value = next(v_);
       T old = std::exchange(v_, value);
       op(
           name, [&] { return arrow(old, value); }, loc, sim::detail::Point::plain,
-          c11 || !sim::detail::same_bits(old, value));
+          !sim::detail::same_bits(old, value));
+      return old;
+    }
+    /// A read-modify-write under the C++ model: the store it reads is a choice (engine.hpp,
+    /// c11_rmw_read), its new value `next` of that store's; the atomic keeps the newest value.
+    template <class Next>
+    T weak_rmw(sim::detail::Engine& e, std::string_view name, Next next, std::memory_order mo,
+               sim::detail::Point point, const source_location& loc) {
+      const sim::detail::ReadFrom from = e.c11_rmw_read(this, where_, bits(v_), mo, loc);
+      const T old = sim::detail::with_bits(v_, from.bits);
+      const T value = next(old);
+      v_ = sim::detail::with_bits(v_, e.c11_rmw_write(bits(value), mo, name.data(), loc).newest);
+      op(
+          name, [&] { return arrow(old, value) + from.note(); }, loc, point, true);
       return old;
     }
     bool cas(T& expected, T desired, bool weak, std::memory_order success,
@@ -339,10 +350,11 @@ struct Sim {
             name, [] { return std::string("spurious failure"); }, loc, kUnwind, kReads);
         return false;
       }
-      e.c11_rmw(this, where_, bits(v_), bits(desired), success, name.data(), loc);
-      T old = std::exchange(v_, desired);
+      const T old = sim::detail::with_bits(v_, from.bits);
+      v_ = sim::detail::with_bits(v_,
+                                  e.c11_rmw_write(bits(desired), success, name.data(), loc).newest);
       op(
-          name, [&] { return arrow(old, desired); }, loc, kUnwind, true);
+          name, [&] { return arrow(old, desired) + from.note(); }, loc, kUnwind, true);
       return true;
     }
 

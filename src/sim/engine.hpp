@@ -405,6 +405,7 @@ class Engine {
     const std::uint64_t k = n > 1 ? choose(n) : 0;
     const ReadFrom from = memory_.candidate(k);
     *success = from.bits == expected;
+    rmw_pick_ = k;  // for c11_rmw_write
     return *success ? from : c11_read(k, failure, what, loc);
   }
   /// A read of `obj`'s newest store (a spurious CAS failure, a wait's comparison).
@@ -419,12 +420,21 @@ class Engine {
     const std::uint64_t n = memory_.placements(current_->id, obj, where, current, mo);
     return memory_.store(current_->id, n > 1 ? choose(n) : 0, bits, mo, steps_ + 1);
   }
-  /// A read-modify-write of `obj` storing `bits`, the step about to be taken. `what` names the
-  /// operation, at `loc`, for a data race's message.
-  void c11_rmw(const void* obj, Where& where, std::uint64_t current, std::uint64_t bits,
-               std::memory_order mo, const char* what, const source_location& loc) {
+  /// The read of a read-modify-write of `obj` (the step about to be taken): which store it
+  /// reads, a recorded choice when it may read more than one. c11_rmw_write stores after it.
+  ReadFrom c11_rmw_read(const void* obj, Where& where, std::uint64_t current, std::memory_order mo,
+                        const source_location& loc) {
+    const std::uint64_t n = memory_.rmw_choices(current_->id, obj, where, current, mo, loc);
+    rmw_pick_ = n > 1 ? choose(n) : 0;
+    return memory_.candidate(rmw_pick_);
+  }
+  /// The write of the read-modify-write whose read c11_rmw_read or a succeeding c11_cas chose:
+  /// `bits`, right after that store. `what` names the operation, at `loc`, for a data race's
+  /// message.
+  Placed c11_rmw_write(std::uint64_t bits, std::memory_order mo, const char* what,
+                       const source_location& loc) {
     memory_.note_op(current_->id, AtomicOp{what, mo, loc.file_name(), loc.line()});
-    memory_.read_modify_write(current_->id, obj, where, current, bits, mo, steps_ + 1);
+    return memory_.read_modify_write(current_->id, rmw_pick_, bits, mo, steps_ + 1);
   }
   /// An atomic constructed inside the execution.
   void c11_created(const void* obj, Where& where, std::uint64_t bits) {
@@ -809,6 +819,7 @@ class Engine {
   Options options_;
   /// The execution's memory model (memory.hpp), on when Execution::memory is c11.
   bool c11_ = false;
+  std::uint64_t rmw_pick_ = 0;  // the store the current read-modify-write reads (c11)
   Memory memory_;
   /// What a seq_cst fence touches, for a reducing search (their order is what they order).
   char sc_fences_ = 0;

@@ -169,6 +169,13 @@ bool Memory::repeats(ThreadId t, const void* obj, const std::source_location& lo
   return false;
 }
 
+bool Memory::rmw_repeats(ThreadId t, const void* obj, const std::source_location& loc) {
+  ThreadState::Read& last = thread(t).last_rmw;
+  const bool again = last.obj == obj && last.line == loc.line() && last.file == loc.file_name();
+  last = {obj, loc.file_name(), loc.line()};
+  return again;
+}
+
 std::uint64_t Memory::choices(ThreadId t, const void* obj, Where& where, std::uint64_t current,
                               std::memory_order mo, const std::source_location& loc) {
   thread(t);
@@ -186,12 +193,30 @@ std::uint64_t Memory::cas_choices(ThreadId t, const void* obj, Where& where, std
                                   std::uint64_t expected, std::memory_order mo,
                                   const std::source_location& loc) {
   choices(t, obj, where, current, mo, loc);
-  // A CAS that reads a store holding `expected` succeeds, and a successful one reads the
-  // newest: older stores holding it cannot be read.
+  placing_ = obj;
+  // A CAS that reads a store holding `expected` succeeds: a read-modify-write, which cannot
+  // read a store another one has read, nor an older store than the newest when it repeats.
   const Location& l = *chosen_;
-  const std::uint32_t newest = candidates_.front();
-  std::erase_if(candidates_,
-                [&](std::uint32_t i) { return i != newest && l.at(i).bits == expected; });
+  const bool again = rmw_repeats(t, obj, loc);
+  const std::uint32_t newest = l.newest();
+  std::erase_if(candidates_, [&](std::uint32_t i) {
+    return l.at(i).bits == expected && (again ? i != newest : !l.rmw_may_read(i));
+  });
+  return candidates_.size();
+}
+
+std::uint64_t Memory::rmw_choices(ThreadId t, const void* obj, Where& where, std::uint64_t current,
+                                  std::memory_order mo, const std::source_location& loc) {
+  thread(t);
+  Location& l = location(obj, where, current);
+  chosen_ = &l;
+  placing_ = obj;
+  candidates_.clear();
+  const std::uint32_t low =
+      rmw_repeats(t, obj, loc) ? l.newest() : lower_bound(t, l, mo == std::memory_order_seq_cst);
+  for (std::uint32_t i = l.newest() + 1; i-- > low;) {
+    if (l.rmw_may_read(i)) candidates_.push_back(i);
+  }
   return candidates_.size();
 }
 
@@ -275,16 +300,20 @@ Placed Memory::store(ThreadId t, std::uint64_t n, std::uint64_t bits, std::memor
   return Placed{l.at(l.newest()).bits, l.newest() - at};
 }
 
-void Memory::read_modify_write(ThreadId t, const void* obj, Where& where, std::uint64_t current,
-                               std::uint64_t bits, std::memory_order mo, std::uint64_t step) {
-  Location& l = location(obj, where, current);
+Placed Memory::read_modify_write(ThreadId t, std::uint64_t n, std::uint64_t bits,
+                                 std::memory_order mo, std::uint64_t step) {
+  Location& l = *chosen_;
+  const std::uint32_t from = candidates_[n];
+  const std::uint32_t at = from + 1;
+  if (at == l.count) {
+    l.append();
+  } else {
+    l.insert(at);  // before a plain store (rmw_may_read): the stores up to `from` stay put
+  }
+  fill(l, at, t, bits, true, step);
   ThreadState& self = thread(t);
-  const std::uint32_t before = l.newest();
-  l.append();  // after it, l's earlier stores are taken by index
-  const std::uint32_t index = l.newest();
-  fill(l, index, t, bits, true, step);
-  Store& s = l.at(index);
-  const Store& read = l.at(before);
+  Store& s = l.at(at);
+  const Store& read = l.at(from);
   if (acquires(mo)) {
     self.now.join(read.carries);
   } else {
@@ -292,7 +321,8 @@ void Memory::read_modify_write(ThreadId t, const void* obj, Where& where, std::u
   }
   s.carries = read.carries;  // the release sequence it continues
   s.carries.join(releases(mo) ? self.now : self.fence_release);
-  wrote(l, obj, t, index, mo);
+  wrote(l, placing_, t, at, mo);
+  return Placed{l.at(l.newest()).bits, l.newest() - at};
 }
 
 void Memory::fence(ThreadId t, std::memory_order mo) {

@@ -9,11 +9,13 @@
 //   acq_rel store may go anywhere after the newest store its thread is bound to see (as a load
 //   is bound: one that happens before it, or that a load which happens before it read), but
 //   never between a read-modify-write and the store that one read; where is a recorded choice.
-//   A seq_cst store and a read-modify-write go at the end.
+//   A seq_cst store goes at the end.
 // - A load may read any store of the location from the newest back to the newest one it is
 //   bound to see: a store that happens before it, or that a load which happens before it read
 //   (write-read and read-read coherence), and for a seq_cst load the last seq_cst store.
-// - A read-modify-write reads the newest store; a compare-exchange that fails is a load.
+// - A read-modify-write may read any store a load may read that no other read-modify-write
+//   has read, and goes right after it in modification order (atomicity); a compare-exchange
+//   that fails is a load.
 // - Happens-before is kept as vector clocks. A release store (or seq_cst, acq_rel) carries its
 //   thread's clock, a relaxed one the clock of its thread's last release fence; a
 //   read-modify-write also carries what the store it read carried (release sequences, C++20).
@@ -29,7 +31,10 @@
 //   no block in between, reads the newest store: a loop re-reading a stale value forever would
 //   be a livelock no C++ implementation has (stores become visible in finite time), the spin
 //   reduction then sees the loop's reads as sim's sequentially consistent ones, and a loop's
-//   later iterations do not multiply the choices of its first.
+//   later iterations do not multiply the choices of its first. A read-modify-write at the line
+//   of the thread's previous one on the location, with no block in between, reads the newest
+//   store for the same reason (a loop of exchanges would otherwise read its own stale store
+//   forever, each new one placed before the store that would end it).
 // - Sim::cell accesses not ordered by happens-before are a data race, naming both lines.
 #pragma once
 
@@ -165,7 +170,10 @@ class Memory {
   /// acquire() then release() of `obj` by `t` (an acq_rel read-modify-write of the harness).
   void acquire_release(ThreadId t, const void* obj);
   /// `t` blocked: its next read of any location is a first read again (see repeat reads).
-  void blocked(ThreadId t) { thread(t).reads.clear(); }
+  void blocked(ThreadId t) {
+    thread(t).reads.clear();
+    thread(t).last_rmw = {};
+  }
 
   // --- Atomics ------------------------------------------------------------------------------
   /// An atomic constructed now by `t` with `bits`: its history starts again (its address may
@@ -178,8 +186,9 @@ class Memory {
   /// The candidate `n` (0: newest) of the last choices() call's range; `except` filters (see
   /// cas_choices).
   ReadFrom candidate(std::uint64_t n) const;
-  /// For a compare-exchange: the candidates a failing CAS may read (value differs from
-  /// `expected`) plus the newest; newest first. Same contract as choices().
+  /// For a compare-exchange: the stores a failing CAS may read (value differs from `expected`)
+  /// and those a succeeding one may read (value `expected`, as rmw_choices() allows); newest
+  /// first. Same contract as choices().
   std::uint64_t cas_choices(ThreadId t, const void* obj, Where& where, std::uint64_t current,
                             std::uint64_t expected, std::memory_order mo,
                             const std::source_location& loc);
@@ -196,10 +205,17 @@ class Memory {
   /// `t` stores `bits` at place `n` (0: the end) of the last placements() call, at step `step`.
   Placed store(ThreadId t, std::uint64_t n, std::uint64_t bits, std::memory_order mo,
                std::uint64_t step);
-  /// `t` reads the newest store of `obj` and stores `bits` after it at step `step`. `current`:
-  /// the value before, for a location not seen before.
-  void read_modify_write(ThreadId t, const void* obj, Where& where, std::uint64_t current,
-                         std::uint64_t bits, std::memory_order mo, std::uint64_t step);
+  /// The stores a read-modify-write of `obj` by `t` may read, newest first (at least 1): as a
+  /// load's, but only those no other read-modify-write has read (it goes right after the
+  /// store it reads in modification order). `current`: as for choices().
+  /// A read-modify-write at the line of `t`'s previous one on `obj`, with no block in between,
+  /// reads the newest store, as a repeated load does.
+  std::uint64_t rmw_choices(ThreadId t, const void* obj, Where& where, std::uint64_t current,
+                            std::memory_order mo, const std::source_location& loc);
+  /// `t` reads candidate `n` of the last rmw_choices() or cas_choices() call and stores `bits`
+  /// right after it in modification order, at step `step`.
+  Placed read_modify_write(ThreadId t, std::uint64_t n, std::uint64_t bits, std::memory_order mo,
+                           std::uint64_t step);
   /// A fence of `t`. seq_cst ones join the clock every seq_cst fence shares.
   void fence(ThreadId t, std::memory_order mo);
 
@@ -249,6 +265,8 @@ class Memory {
     /// A slot for a store at index `at`, the stores from there on one later; the indices the
     /// threads saw and the last seq_cst store's follow them. Same contract as append().
     Store& insert(std::uint32_t at);
+    /// Whether a read-modify-write may read store `i`: no other one has (atomicity).
+    bool rmw_may_read(std::uint32_t i) const { return i + 1 == count || !slots[i + 1].rmw; }
   };
   struct ThreadState {
     Clock now;
@@ -261,6 +279,7 @@ class Memory {
       std::uint32_t line;
     };
     std::vector<Read> reads;
+    Read last_rmw{};  // (object, line) of its last read-modify-write or compare-exchange
     std::vector<AtomicOp> ops;
     /// As at the start of an execution.
     void clear() {
@@ -268,6 +287,7 @@ class Memory {
       fence_release.clear();
       pending_acquire.clear();
       reads.clear();
+      last_rmw = {};
       ops.clear();
     }
   };
@@ -309,6 +329,9 @@ class Memory {
   bool see(Location& loc, ThreadId t, std::uint32_t index);
   /// Whether this read by `t` repeats one at the same line since its last write or block.
   bool repeats(ThreadId t, const void* obj, const std::source_location& loc);
+  /// Whether this read-modify-write (or compare-exchange) by `t` is at the object and line of
+  /// its last one, with no block since; it becomes the last one.
+  bool rmw_repeats(ThreadId t, const void* obj, const std::source_location& loc);
   bool happens_before(const CellAccess& a, ThreadId t) {
     return thread(t).now.at(a.thread) >= a.epoch;
   }
