@@ -251,23 +251,22 @@ TEST(MemoryModel, AThreadReadsItsOwnStoreOrANewerOne) {
 // modification order by coherence alone unless the stores are seq_cst (psc then orders them):
 // it allows that outcome with relaxed and release stores and forbids it with seq_cst ones, as
 // GenMC's and herd's 2+2W tests expect.
+void two_plus_two_writes(std::string& out, std::memory_order mo) {
+  S::atomic<int> x{0}, y{0};
+  {
+    S::thread a([&] {
+      x.store(1, mo);
+      y.store(2, mo);
+    });
+    S::thread b([&] {
+      y.store(1, mo);
+      x.store(2, mo);
+    });
+  }
+  out = pair(x.load(relaxed), y.load(relaxed));
+}
 std::set<std::string> two_plus_two_writes(MemoryModel memory, std::memory_order mo) {
-  return search(memory,
-                [=](std::string& out) {
-                  S::atomic<int> x{0}, y{0};
-                  {
-                    S::thread a([&] {
-                      x.store(1, mo);
-                      y.store(2, mo);
-                    });
-                    S::thread b([&] {
-                      y.store(1, mo);
-                      x.store(2, mo);
-                    });
-                  }
-                  out = pair(x.load(relaxed), y.load(relaxed));
-                })
-      .outcomes;
+  return search(memory, [=](std::string& out) { two_plus_two_writes(out, mo); }).outcomes;
 }
 
 TEST(MemoryModel, TwoPlusTwoWritesOrdersEachLocationAloneUnlessSeqCst) {
@@ -517,22 +516,8 @@ TEST(MemoryModel, AStaleReadIsMarkedInTheTraceAndItsScheduleReplaysByteForByte) 
 }
 
 TEST(MemoryModel, AStorePlacedBeforeANewerOneIsMarkedInTheTraceAndReplaysByteForByte) {
-  const auto against = first_reaching(
-      [](std::string& out) {
-        S::atomic<int> x{0}, y{0};
-        {
-          S::thread a([&] {
-            x.store(1, relaxed);
-            y.store(2, relaxed);
-          });
-          S::thread b([&] {
-            y.store(1, relaxed);
-            x.store(2, relaxed);
-          });
-        }
-        out = pair(x.load(relaxed), y.load(relaxed));
-      },
-      "1,1");
+  const auto against =
+      first_reaching([](std::string& out) { two_plus_two_writes(out, relaxed); }, "1,1");
   ASSERT_TRUE(against.has_value());
   EXPECT_NE(against->trace.find("store atomic#1 [2, before 1 newer]"), std::string::npos)
       << against->trace;
