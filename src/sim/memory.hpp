@@ -1,6 +1,8 @@
 // The C++ memory model on sim (Execution::memory == MemoryModel::c11): which store each atomic
-// load may read, the happens-before relation, and the data races on Sim::cell. Internal to
-// the engine (memory.cpp), which asks the Strategy to choose among the stores a load may read.
+// load or read-modify-write may read and where each store goes in modification order, the
+// happens-before relation, and the data races on Sim::cell. Internal to the engine
+// (memory.cpp), which asks the Strategy to choose among the stores a read may read and the
+// places a store may take.
 //
 // The model is RC11's (Lahav, Vafeiadis, Kang, Hur, Dreyer, PLDI 2017), generated in program
 // order as GenMC does: every load reads a store that has already run, so po ∪ rf is acyclic
