@@ -394,9 +394,10 @@ class Engine {
     const std::uint64_t n = memory_.choices(current_->id, obj, where, current, mo, loc);
     return c11_read(n > 1 ? choose(n) : 0, mo, "load", loc);
   }
-  /// A compare-exchange's read: the newest store when it holds `expected` and the CAS is to
-  /// succeed (`*success`; nothing is applied: the write that follows reads it), else a store
-  /// holding another value, read with `failure` order. A recorded choice when several may be.
+  /// A compare-exchange's read: a store holding `expected` that a read-modify-write may read
+  /// when the CAS is to succeed (`*success`; nothing is applied: c11_rmw_write then stores
+  /// after it), else a store holding another value, read with `failure` order. A recorded
+  /// choice when several may be.
   ReadFrom c11_cas(const void* obj, Where& where, std::uint64_t current, std::uint64_t expected,
                    std::memory_order failure, const char* what, const source_location& loc,
                    bool* success) {

@@ -102,6 +102,7 @@ void Memory::restart(Location& loc, std::uint64_t bits, ThreadId t, std::uint32_
 }
 
 Memory::Store& Memory::Location::insert(std::uint32_t at) {
+  if (at == count) return append();
   append();
   std::rotate(slots.begin() + at, slots.begin() + count - 1, slots.begin() + count);
   for (std::vector<Seen>& s : seen) {
@@ -288,11 +289,7 @@ Placed Memory::store(ThreadId t, std::uint64_t n, std::uint64_t bits, std::memor
                      std::uint64_t step) {
   Location& l = *chosen_;
   const std::uint32_t at = candidates_[n];
-  if (at == l.count) {
-    l.append();
-  } else {
-    l.insert(at);
-  }
+  l.insert(at);
   fill(l, at, t, bits, false, step);
   ThreadState& self = thread(t);
   l.at(at).carries.join(releases(mo) ? self.now : self.fence_release);
@@ -305,11 +302,7 @@ Placed Memory::read_modify_write(ThreadId t, std::uint64_t n, std::uint64_t bits
   Location& l = *chosen_;
   const std::uint32_t from = candidates_[n];
   const std::uint32_t at = from + 1;
-  if (at == l.count) {
-    l.append();
-  } else {
-    l.insert(at);  // before a plain store (rmw_may_read): the stores up to `from` stay put
-  }
+  l.insert(at);  // at the end, or before a plain store (rmw_may_read): up to `from` stay put
   fill(l, at, t, bits, true, step);
   ThreadState& self = thread(t);
   Store& s = l.at(at);

@@ -264,8 +264,9 @@ class Memory {
       if (count == slots.size()) slots.emplace_back();
       return slots[count++];
     }
-    /// A slot for a store at index `at`, the stores from there on one later; the indices the
-    /// threads saw and the last seq_cst store's follow them. Same contract as append().
+    /// A slot for a store at index `at` (at most count: the end, as append()), the stores from
+    /// there on one later; the indices the threads saw and the last seq_cst store's follow
+    /// them. Same contract as append().
     Store& insert(std::uint32_t at);
     /// Whether a read-modify-write may read store `i`: no other one has (atomicity).
     bool rmw_may_read(std::uint32_t i) const { return i + 1 == count || !slots[i + 1].rmw; }
@@ -353,10 +354,10 @@ class Memory {
   /// reads, its epoch.
   void wrote(Location& loc, const void* obj, ThreadId t, std::uint32_t index, std::memory_order mo);
 
-  // The last choices() or placements() call: its location and candidate indices (newest
-  // first; for placements, the index the store would take).
+  // The last choices(), cas_choices(), rmw_choices() or placements() call: its location and
+  // candidate indices (newest first; for placements, the index the store would take).
   Location* chosen_ = nullptr;
-  const void* placing_ = nullptr;  // the last placements() call's object
+  const void* placing_ = nullptr;  // the object of the last call that may write it
   std::vector<std::uint32_t> candidates_;
 };
 
