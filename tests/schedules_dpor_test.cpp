@@ -17,6 +17,7 @@
 #include "platform/sim.hpp"
 #include "schedules/dpor_strategy.hpp"
 #include "schedules/exhaustive_strategy.hpp"
+#include "schedules/memory_model_strategy.hpp"
 #include "schedules/rng.hpp"
 #include "sim/runtime.hpp"
 
@@ -131,6 +132,7 @@ struct Op {
   OpKind kind;
   int object;
   int value;
+  std::memory_order order = std::memory_order_seq_cst;  // of the atomic operation
 };
 
 struct Program {
@@ -164,6 +166,42 @@ Program random_program(std::uint64_t seed) {
   return p;
 }
 
+// The random program of `seed` with a random memory order on each atomic operation (relaxed,
+// acquire or release as the operation allows, acq_rel, seq_cst), for the C++ model.
+Program random_ordered_program(std::uint64_t seed) {
+  Program p = random_program(seed);
+  Xoshiro256 rng(seed ^ 0x6f72646572ULL);
+  constexpr std::memory_order kLoad[] = {std::memory_order_relaxed, std::memory_order_acquire,
+                                         std::memory_order_seq_cst};
+  constexpr std::memory_order kStore[] = {std::memory_order_relaxed, std::memory_order_release,
+                                          std::memory_order_seq_cst};
+  constexpr std::memory_order kRmw[] = {std::memory_order_relaxed, std::memory_order_acquire,
+                                        std::memory_order_release, std::memory_order_acq_rel,
+                                        std::memory_order_seq_cst};
+  for (auto& ops : p.threads) {
+    for (Op& op : ops) {
+      switch (op.kind) {
+        case OpKind::load:
+        case OpKind::check_not:
+          op.order = kLoad[rng.below(3)];
+          break;
+        case OpKind::store:
+          op.order = kStore[rng.below(3)];
+          break;
+        case OpKind::fetch_add:
+        case OpKind::cas:
+        case OpKind::exchange:
+          op.order = kRmw[rng.below(5)];
+          break;
+        case OpKind::locked_add:
+          op.order = std::memory_order_relaxed;  // the mutex orders it
+          break;
+      }
+    }
+  }
+  return p;
+}
+
 // The random program of `seed`, or (`twins`) its first thread's first two operations run
 // twice, the second time by a twin started after it, then its second thread.
 Program random_program(std::uint64_t seed, bool twins) {
@@ -183,12 +221,29 @@ std::string describe(const Program& p) {
   for (std::size_t t = 0; t < p.threads.size(); ++t) {
     out += " thread " + std::to_string(t + 1) + ":";
     for (const Op& op : p.threads[t]) {
+      static const char* const kOrders[] = {"relaxed", "consume", "acquire",
+                                            "release", "acq_rel", "seq_cst"};
       out += std::string(" ") + kNames[static_cast<int>(op.kind)] + "(o" +
-             std::to_string(op.object) + "," + std::to_string(op.value) + ")";
+             std::to_string(op.object) + "," + std::to_string(op.value);
+      if (op.order != std::memory_order_seq_cst)
+        out += std::string(",") + kOrders[static_cast<int>(op.order)];
+      out += ")";
     }
     out += ";";
   }
   return out;
+}
+
+// A compare-exchange's order when it fails: its success order without the release part.
+std::memory_order failure_order(const Op& op) {
+  switch (op.order) {
+    case std::memory_order_release:
+      return std::memory_order_relaxed;
+    case std::memory_order_acq_rel:
+      return std::memory_order_acquire;
+    default:
+      return op.order;
+  }
 }
 
 // Runs the program: each thread's results are recorded; check_not fails (Sim::check) when the
@@ -225,31 +280,34 @@ Outcomes explore(const Program& p, Strategy& s, std::uint64_t cap = ~std::uint64
             auto& a = *objects[static_cast<std::size_t>(op.object)];
             switch (op.kind) {
               case OpKind::load:
-                results[t].push_back(a.load());
+                results[t].push_back(a.load(op.order));
                 break;
               case OpKind::store:
-                a.store(op.value);
+                a.store(op.value, op.order);
                 break;
               case OpKind::fetch_add:
-                results[t].push_back(a.fetch_add(op.value + 1));
+                results[t].push_back(a.fetch_add(op.value + 1, op.order));
                 break;
               case OpKind::cas: {
                 int expected = op.value;
-                results[t].push_back(a.compare_exchange_strong(expected, op.value + 5) ? 1 : 0);
+                results[t].push_back(
+                    a.compare_exchange_strong(expected, op.value + 5, op.order, failure_order(op))
+                        ? 1
+                        : 0);
                 break;
               }
               case OpKind::exchange:
-                results[t].push_back(a.exchange(op.value));
+                results[t].push_back(a.exchange(op.value, op.order));
                 break;
               case OpKind::locked_add: {
                 lock.lock();
-                const int v = a.load();
-                a.store(v + 1);
+                const int v = a.load(op.order);
+                a.store(v + 1, op.order);
                 lock.unlock();
                 break;
               }
               case OpKind::check_not:
-                Sim::check(a.load() != op.value + 1, "object holds the forbidden value");
+                Sim::check(a.load(op.order) != op.value + 1, "object holds the forbidden value");
                 break;
             }
           }
@@ -356,6 +414,47 @@ TEST(Dpor, RandomProgramsReachTheSameViolationsAndFinalStatesInFewerExecutions) 
   EXPECT_LT(reduced_total * 3, plain_total);
   ::testing::Test::RecordProperty("plain_executions", std::to_string(plain_total));
   ::testing::Test::RecordProperty("reduced_executions", std::to_string(reduced_total));
+}
+
+TEST(Dpor, UnderTheCppModelRandomProgramsReachWhatThePlainSearchReaches) {
+  // The same comparison with each operation's memory order drawn at random and both searches
+  // under the C++ model, where a load chooses the store it reads and a store its place in
+  // modification order: the reduced search must reach every final state and violation the
+  // plain one does.
+#ifdef SYNCSTRESS_ASAN
+  constexpr std::uint64_t kSeeds = 15;
+  constexpr std::uint64_t kPlainCap = 5'000;
+#else
+  constexpr std::uint64_t kSeeds = 60;
+  constexpr std::uint64_t kPlainCap = 100'000;
+#endif
+  std::uint64_t plain_total = 0, reduced_total = 0;
+  int compared = 0, with_violations = 0;
+  for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    const Program p = random_ordered_program(seed);
+    ExhaustiveStrategy plain;
+    MemoryModelStrategy plain_c11(plain, MemoryModel::c11);
+    const auto all = explore(p, plain_c11, kPlainCap);
+    if (!plain.complete()) continue;
+    ++compared;
+    DporStrategy reduced;
+    MemoryModelStrategy reduced_c11(reduced, MemoryModel::c11);
+    const auto some = explore(p, reduced_c11);
+    ASSERT_TRUE(reduced.complete());
+    const std::string which = "program " + std::to_string(seed) + ": " + describe(p);
+    EXPECT_EQ(some.finals, all.finals) << which;
+    EXPECT_EQ(some.violations, all.violations) << which;
+    EXPECT_LE(some.executions, all.executions) << which;
+    plain_total += all.executions;
+    reduced_total += some.executions;
+    with_violations += all.violations.empty() ? 0 : 1;
+  }
+  EXPECT_GE(compared, static_cast<int>(kSeeds) / 2);
+  EXPECT_GE(with_violations, 1) << "the suite should hold programs that fail";
+  EXPECT_LT(reduced_total * 3, plain_total);
+  ::testing::Test::RecordProperty("plain_executions", std::to_string(plain_total));
+  ::testing::Test::RecordProperty("reduced_executions", std::to_string(reduced_total));
+  ::testing::Test::RecordProperty("compared", std::to_string(compared));
 }
 
 TEST(Dpor, TwinThreadsReachTheSameViolationsAndFinalStatesUpToTheirOrder) {
