@@ -6,15 +6,6 @@
 namespace syncstress {
 namespace {
 
-bool dependent(std::span<const Access> a, std::span<const Access> b) {
-  for (const Access& x : a) {
-    for (const Access& y : b) {
-      if (x.object == y.object && (x.write || y.write)) return true;
-    }
-  }
-  return false;
-}
-
 std::uint64_t mix(std::uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -31,6 +22,7 @@ void merge_accesses(std::vector<Access>& into, std::span<const Access> more) {
       into.push_back(a);
     } else {
       it->write = it->write || a.write;
+      it->free_read = it->free_read && a.free_read;
     }
   }
 }
@@ -43,7 +35,57 @@ bool DporStrategy::has(const std::vector<ThreadId>& set, ThreadId t) {
 
 bool DporStrategy::asleep(const Node& node, ThreadId t) const {
   return std::any_of(node.sleep.begin(), node.sleep.end(),
-                     [t](const Sleeper& s) { return s.thread == t; });
+                     [t](const Sleeper& s) { return s.thread == t && !s.partial; });
+}
+
+DporStrategy::Wake DporStrategy::wakes(std::span<const Access> sleeper,
+                                       std::span<const Access> taken) const {
+  Wake w = Wake::none;
+  for (const Access& x : sleeper) {
+    for (const Access& y : taken) {
+      if (x.object != y.object || !(x.write || y.write)) continue;
+      // A free read taken now reads what it could have read after the sleeper's step.
+      if (reads_freely(y)) continue;
+      // The sleeper's free read could now read this write's store too.
+      if (reads_freely(x)) {
+        w = Wake::partial;
+        continue;
+      }
+      return Wake::full;
+    }
+  }
+  return w;
+}
+
+std::optional<std::uint32_t> DporStrategy::event_of(std::uint64_t store) const {
+  const auto it = std::lower_bound(store_events_.begin(), store_events_.end(), store,
+                                   [](const std::pair<std::uint64_t, std::uint32_t>& e,
+                                      std::uint64_t s) { return e.first < s; });
+  if (it == store_events_.end() || it->first != store) return std::nullopt;
+  return it->second;
+}
+
+void DporStrategy::index_stores(std::span<const Access> accesses, std::uint32_t event) {
+  for (const Access& a : accesses) {
+    if (a.write && a.store != 0) store_events_.emplace_back(a.store, event);
+  }
+}
+
+void DporStrategy::reading(std::span<const std::uint64_t> stores) {
+  pending_read_ = true;
+  pending_only_.reset();
+  if (preemption_bound_) return;
+  const auto me = std::find_if(sleep_.begin(), sleep_.end(),
+                               [&](const Sleeper& s) { return s.thread == running_; });
+  if (me == sleep_.end() || !me->partial) return;
+  std::vector<std::uint64_t> only;
+  for (std::uint64_t k = 0; k < stores.size(); ++k) {
+    // A store not seen (made before any step) is older than any sleep.
+    const auto e = stores[k] == 0 ? std::nullopt : event_of(stores[k]);
+    if (e && *e >= me->since) only.push_back(k);
+  }
+  redundant_step_ = only.empty();
+  pending_only_ = std::move(only);
 }
 
 bool DporStrategy::allowed(const Node& node, std::uint64_t answer) const {
@@ -76,10 +118,12 @@ std::size_t DporStrategy::next_thread(std::span<const ThreadId> runnable, Thread
     }
     choosing_node_ = static_cast<std::int64_t>(depth_);
     ++depth_;
+    running_ = node.runnable[node.chosen];
     return static_cast<std::size_t>(node.chosen);
   }
   Node node;
   node.bound = runnable.size();
+  node.events_before = static_cast<std::uint32_t>(events_.size());
   node.branch_start = explored_ - 1;
   node.runnable.assign(runnable.begin(), runnable.end());
   node.sleep = sleep_;
@@ -109,6 +153,7 @@ std::size_t DporStrategy::next_thread(std::span<const ThreadId> runnable, Thread
   path_.push_back(std::move(node));
   choosing_node_ = static_cast<std::int64_t>(path_.size() - 1);
   ++depth_;
+  running_ = path_.back().runnable[path_.back().chosen];
   return static_cast<std::size_t>(path_.back().chosen);
 }
 
@@ -119,7 +164,9 @@ std::uint64_t DporStrategy::next_u64(std::uint64_t bound) {
       diverged("it asked for a number below " + std::to_string(bound) + ", a different question");
     }
     ++depth_;
-    data_hash_ = mix(data_hash_ ^ (node.chosen + (bound << 32)));
+    const bool hashed = !std::exchange(pending_read_, false);
+    pending_only_.reset();
+    if (hashed) data_hash_ = mix(data_hash_ ^ (node.chosen + (bound << 32)));
     return node.chosen;
   }
   Node node;
@@ -127,10 +174,20 @@ std::uint64_t DporStrategy::next_u64(std::uint64_t bound) {
   node.bound = bound;
   node.branch_start = explored_ - 1;
   node.preemptions_before = path_.empty() ? 0 : preemptions_through(path_.back());
+  if (pending_only_) {
+    node.restricted = true;
+    node.only = std::move(*pending_only_);
+    pending_only_.reset();
+    if (!node.only.empty()) node.chosen = node.only.front();
+  }
+  const std::uint64_t chosen = node.chosen;
   path_.push_back(std::move(node));
   ++depth_;
-  data_hash_ = mix(data_hash_ ^ (bound << 32));
-  return 0;
+  // A free read's answer is the store it read, which the analysis sees as the step's
+  // predecessor.
+  const bool hashed = !std::exchange(pending_read_, false);
+  if (hashed) data_hash_ = mix(data_hash_ ^ (chosen + (bound << 32)));
+  return chosen;
 }
 
 void DporStrategy::record_step(ThreadId thread, std::span<const Access> accesses,
@@ -138,6 +195,7 @@ void DporStrategy::record_step(ThreadId thread, std::span<const Access> accesses
   Event ev{thread, static_cast<std::uint32_t>(accesses_.size()), 0, choosing_node_, data_hash_};
   accesses_.insert(accesses_.end(), accesses.begin(), accesses.end());
   ev.end_access = static_cast<std::uint32_t>(accesses_.size());
+  index_stores(accesses, static_cast<std::uint32_t>(events_.size()));
   events_.push_back(ev);
   runnable_at_end_.assign(runnable.begin(), runnable.end());
   if (choosing_node_ >= 0) {
@@ -151,6 +209,8 @@ void DporStrategy::last_step(ThreadId thread, std::span<const Access> accesses,
   record_step(thread, accesses, runnable);
   choosing_node_ = -1;
   data_hash_ = 0;
+  redundant_step_ = false;
+  pending_read_ = false;
 }
 
 bool DporStrategy::step_taken(ThreadId thread, std::span<const Access> accesses,
@@ -162,8 +222,11 @@ bool DporStrategy::step_taken(ThreadId thread, std::span<const Access> accesses,
   // `only`: of `from`, that thread alone.
   auto keep = [&](const std::vector<Sleeper>& from, std::optional<ThreadId> only = {}) {
     for (const Sleeper& s : from) {
-      if (only && s.thread != *only) continue;
-      if (s.thread != thread && !dependent(s.accesses, accesses)) next.push_back(s);
+      if ((only && s.thread != *only) || s.thread == thread) continue;
+      const Wake w = wakes(s.accesses, accesses);
+      if (w == Wake::full) continue;
+      next.push_back(s);
+      if (w == Wake::partial) next.back().partial = true;
     }
   };
   if (choosing_node_ >= 0) {
@@ -182,11 +245,17 @@ bool DporStrategy::step_taken(ThreadId thread, std::span<const Access> accesses,
   prefix_.step(thread, accesses, choosing_node_ >= 0);
   choosing_node_ = -1;
   data_hash_ = 0;
+  pending_read_ = false;
+  if (runnable.size() == 1) running_ = runnable.front();
   // Where the prefix ends, another shard's execution ends.
   if (!prefix_.may_go_on(runnable.size(), depth_)) return false;
+  if (std::exchange(redundant_step_, false)) {
+    last_pruned_ = true;  // see Sleeper::partial
+    return false;
+  }
   const auto sleeps = [&](ThreadId t) {
     return std::any_of(sleep_.begin(), sleep_.end(),
-                       [t](const Sleeper& s) { return s.thread == t; });
+                       [t](const Sleeper& s) { return s.thread == t && !s.partial; });
   };
   if (!runnable.empty() && std::all_of(runnable.begin(), runnable.end(), sleeps)) {
     last_pruned_ = true;
@@ -318,6 +387,14 @@ DporStrategy::Analysis DporStrategy::happens_before() const {
         }
         continue;
       }
+      if (reads_freely(a)) {
+        // Ordered after the store it read alone (none: one made before any step).
+        const auto from = a.store == 0 ? std::nullopt : event_of(a.store);
+        if (a.store == 0 || (from && *from < j)) {
+          if (from) preds.push_back({*from, false, true});
+          continue;
+        }
+      }
       const auto it = objects.find(a.object);
       if (it == objects.end()) continue;
       if (it->second.last_write >= 0) {
@@ -443,11 +520,18 @@ void DporStrategy::cover_unseen_steps() {
 
 bool DporStrategy::next_alternative(Node& node) {
   if (!node.is_thread) {
+    if (node.restricted) {
+      const auto next = std::upper_bound(node.only.begin(), node.only.end(), node.chosen);
+      if (next == node.only.end()) return false;
+      node.chosen = *next;
+      return true;
+    }
     if (node.chosen + 1 >= node.bound) return false;
     ++node.chosen;
     return true;
   }
-  node.done.push_back({node.runnable[node.chosen], std::move(node.chosen_accesses)});
+  node.done.push_back(
+      {node.runnable[node.chosen], std::move(node.chosen_accesses), node.events_before});
   node.chosen_accesses.clear();
   if (never_wakes(node)) return false;
   for (const ThreadId t : node.backtrack) {
@@ -470,10 +554,16 @@ std::optional<std::uint64_t> DporStrategy::to_try(const Node& node, ThreadId t) 
 }
 
 std::uint64_t DporStrategy::rank(const Node& node) {
-  return node.is_thread ? node.done.size() : node.chosen;
+  if (node.is_thread) return node.done.size();
+  if (!node.restricted) return node.chosen;
+  return static_cast<std::uint64_t>(
+      std::lower_bound(node.only.begin(), node.only.end(), node.chosen) - node.only.begin());
 }
 
 std::uint64_t DporStrategy::untried(const Node& node) const {
+  if (!node.is_thread && node.restricted) {
+    return node.only.empty() ? 0 : node.only.size() - rank(node) - 1;
+  }
   if (!node.is_thread) return node.chosen + 1 < node.bound ? node.bound - node.chosen - 1 : 0;
   if (never_wakes(node)) return 0;
   std::uint64_t n = 0;
@@ -520,10 +610,15 @@ std::optional<Execution> DporStrategy::new_execution() {
   prefix_.begin_execution(explored_ == 0, path_.empty() ? 0 : path_.size() - 1);
   events_.clear();
   accesses_.clear();
+  store_events_.clear();
   sleep_.clear();
   runnable_at_end_.clear();
   choosing_node_ = -1;
   data_hash_ = 0;
+  running_ = 0;
+  pending_read_ = false;
+  pending_only_.reset();
+  redundant_step_ = false;
   last_pruned_ = false;
   depth_ = 0;
   ++explored_;

@@ -24,6 +24,19 @@
 // Choices that are not thread choices (which waiter a wake releases, a fault injection, which
 // queued item a worker takes) are explored in full, as in the plain search.
 //
+// Under the C++ model (memory=c11) a load chooses the store it reads. A load that may read any
+// store coherence allows (Access::free_read: not seq_cst, not a repeated read bound to the
+// newest) reads after another thread's store everything it could read before it, and that
+// store too: the two orders are one class when the load does not read the store. So such a
+// load is ordered after the store it read only (a predecessor, no race: its other answers are
+// explored at its own choice); an earlier store it did not read is no race with it; taken while
+// a store sleeps, it leaves the store asleep. A load that sleeps and meets a store of what it
+// reads wakes in part (Sleeper::partial): run later, it reads only stores made since it began to
+// sleep, the older ones being executions already explored with the load first; when it could
+// read none, its execution ends pruned. The classes counted are then the same up to the order
+// of such loads and the stores they do not read (a load's answer is hashed as the store it
+// read). Not under a preemption bound, where the order of two steps also counts preemptions.
+//
 // Under a preemption bound the search stays within the bound, after Coons, Musuvathi and
 // McKinley's bounded partial-order reduction (OOPSLA 2013). Swapping two independent steps can
 // change how many preemptions an execution takes, so the bound makes them dependent in part:
@@ -113,6 +126,12 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
   struct Sleeper {
     ThreadId thread;
     std::vector<Access> accesses;  // its next step's
+    // The step it would have taken when it began to sleep (events_.size() then).
+    std::uint32_t since = 0;
+    // Woken in part: its next step is a free read (Access::free_read) of something a step
+    // since wrote. It may run, reading only a store made at or after event `since`: reading an
+    // older one is an execution already explored with the read first.
+    bool partial = false;
   };
   struct Node {
     bool is_thread = true;
@@ -126,8 +145,13 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
     std::vector<Access> chosen_accesses;  // the chosen thread's step here (all data branches)
     std::uint64_t continuing = 0;         // index of the thread that could go on (bound: none)
     std::uint32_t preemptions_before = 0;
-    std::uint64_t branch_start = 0;  // explored_ before the first execution of the current choice
-    bool in_prefix = false;          // a shard prefix's choice: explores every thread
+    std::uint64_t branch_start = 0;   // explored_ before the first execution of the current choice
+    bool in_prefix = false;           // a shard prefix's choice: explores every thread
+    std::uint32_t events_before = 0;  // steps taken before the one chosen here
+    // Data nodes only: a partly woken read's choice, whose answers are `only` (ascending; none
+    // left: the step is redundant, and the execution ends pruned).
+    bool restricted = false;
+    std::vector<std::uint64_t> only;
   };
   struct Event {
     ThreadId thread;
@@ -142,6 +166,19 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
                   std::span<const ThreadId> runnable) override;
   void last_step(ThreadId thread, std::span<const Access> accesses,
                  std::span<const ThreadId> runnable) override;
+  /// Under no preemption bound: a partly woken sleeper's read may read only the stores made
+  /// since it began to sleep (Sleeper::partial), which the next data node's answers follow.
+  void reading(std::span<const std::uint64_t> stores) override;
+  /// How a step taken (`taken`) affects a sleeper whose next step is `sleeper`.
+  enum class Wake { none, partial, full };
+  Wake wakes(std::span<const Access> sleeper, std::span<const Access> taken) const;
+  /// Whether free reads are ordered after the store they read only (Access::free_read): not
+  /// under a preemption bound, where the order of two steps also counts its preemptions.
+  bool reads_freely(const Access& a) const { return a.free_read && !a.write && !preemption_bound_; }
+  /// Adds the stores `event`'s accesses made to store_events_.
+  void index_stores(std::span<const Access> accesses, std::uint32_t event);
+  /// The event that made store `store` (Access::store) in this execution, if it was seen.
+  std::optional<std::uint32_t> event_of(std::uint64_t store) const;
 
   bool allowed(const Node& node, std::uint64_t answer) const;
   /// Which of `node`'s alternatives its current one is, counted from 0.
@@ -210,6 +247,15 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
   std::vector<ThreadId> runnable_at_end_;  // runnable after the last step seen
   std::int64_t choosing_node_ = -1;        // the thread node that chose the step under way
   std::uint64_t data_hash_ = 0;            // data answers of the step under way
+  ThreadId running_ = 0;                   // the thread whose step is under way
+  // (store, event) of the execution's stores (Access::store), ascending.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> store_events_;
+  // Set by reading() for the data node that follows: a free read's choice (its answer is in
+  // the step's predecessor, the store it read, and is not hashed into the step's data), and a
+  // partly woken read's answers.
+  bool pending_read_ = false;
+  std::optional<std::vector<std::uint64_t>> pending_only_;
+  bool redundant_step_ = false;  // the step under way reads an older store than it may
   std::unordered_set<std::uint64_t> traces_;
   std::uint64_t traces_before_ = 0;  // classes counted before a resume
   bool traces_capped_ = false;

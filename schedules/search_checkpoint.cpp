@@ -112,8 +112,11 @@ std::array<std::int64_t, 4> prefix_of(const json& v) {
 json accesses_to_json(const std::vector<Access>& accesses) {
   json out = json::array();
   for (const Access& a : accesses) {
-    // The flags only where one is set (Access::follows_write, Access::chained).
-    if (a.chained) {
+    // The flags only where one is set (Access::follows_write, Access::chained, and the C++
+    // model's Access::free_read and Access::store).
+    if (a.free_read || a.store != 0) {
+      out.push_back(json{a.object, a.write, a.follows_write, a.chained, a.free_read, a.store});
+    } else if (a.chained) {
       out.push_back(json{a.object, a.write, a.follows_write, true});
     } else {
       out.push_back(a.follows_write ? json{a.object, a.write, true} : json{a.object, a.write});
@@ -129,7 +132,9 @@ std::vector<Access> accesses_from_json(const json& in, const std::string& where)
     const json& a = array(in[i], at, 2);
     out.push_back({whole(a[0], index(at, 0)), boolean(a[1], index(at, 1)),
                    a.size() > 2 && boolean(a[2], index(at, 2)),
-                   a.size() > 3 && boolean(a[3], index(at, 3))});
+                   a.size() > 3 && boolean(a[3], index(at, 3)),
+                   a.size() > 4 && boolean(a[4], index(at, 4)),
+                   a.size() > 5 ? whole(a[5], index(at, 5)) : 0});
   }
   return out;
 }
@@ -137,7 +142,9 @@ std::vector<Access> accesses_from_json(const json& in, const std::string& where)
 template <class Sleeper>
 json sleepers_to_json(const std::vector<Sleeper>& sleepers) {
   json out = json::array();
-  for (const auto& s : sleepers) out.push_back({s.thread, accesses_to_json(s.accesses)});
+  for (const auto& s : sleepers) {
+    out.push_back({s.thread, accesses_to_json(s.accesses), s.since, s.partial});
+  }
   return out;
 }
 
@@ -147,7 +154,12 @@ std::vector<Sleeper> sleepers_from_json(const json& in, const std::string& where
   for (std::size_t i = 0; i < array(in, where).size(); ++i) {
     const std::string at = index(where, i);
     const json& s = array(in[i], at, 2);
-    out.push_back({thread_id(s[0], index(at, 0)), accesses_from_json(s[1], index(at, 1))});
+    out.push_back({thread_id(s[0], index(at, 0)), accesses_from_json(s[1], index(at, 1)),
+                   s.size() > 2
+                       ? static_cast<std::uint32_t>(
+                             whole(s[2], index(at, 2), std::numeric_limits<std::uint32_t>::max()))
+                       : 0,
+                   s.size() > 3 && boolean(s[3], index(at, 3))});
   }
   return out;
 }
@@ -210,7 +222,7 @@ json DporStrategy::checkpoint() const {
     path.push_back({n.is_thread, n.bound, n.chosen, n.runnable, n.backtrack,
                     sleepers_to_json(n.done), sleepers_to_json(n.sleep),
                     accesses_to_json(n.chosen_accesses), n.continuing, n.preemptions_before,
-                    n.in_prefix});
+                    n.in_prefix, n.events_before, n.restricted, n.only});
   }
   json events = json::array();
   for (const Event& e : events_) {
@@ -254,6 +266,18 @@ void DporStrategy::resume(const json& position) {
     node.preemptions_before = static_cast<std::uint32_t>(
         whole(n[9], index(at, 9), std::numeric_limits<std::uint32_t>::max()));
     node.in_prefix = boolean(n[10], index(at, 10));
+    if (n.size() > 13) {
+      node.events_before = static_cast<std::uint32_t>(
+          whole(n[11], index(at, 11), std::numeric_limits<std::uint32_t>::max()));
+      node.restricted = boolean(n[12], index(at, 12));
+      const json& only = array(n[13], index(at, 13));
+      for (std::size_t k = 0; k < only.size(); ++k) {
+        node.only.push_back(whole(only[k], index(index(at, 13), k), node.bound - 1));
+      }
+      if (!std::is_sorted(node.only.begin(), node.only.end())) {
+        bad(index(at, 13), "must be ascending");
+      }
+    }
     if (node.bound == 0 || node.chosen >= node.bound) {
       bad(index(at, 2), "(the answer taken) must be below its bound " + std::to_string(node.bound));
     }
@@ -315,6 +339,13 @@ void DporStrategy::resume(const json& position) {
   last_pruned_ = last_pruned;
   accesses_ = std::move(accesses);
   events_ = std::move(events);
+  // The stores of the last execution, which its analysis looks up (event_of).
+  store_events_.clear();
+  for (std::size_t j = 0; j < events_.size(); ++j) {
+    const Event& e = events_[j];
+    index_stores({accesses_.data() + e.first_access, e.end_access - e.first_access},
+                 static_cast<std::uint32_t>(j));
+  }
   runnable_at_end_ = std::move(runnable_at_end);
   traces_.clear();
   traces_before_ = traces;

@@ -26,11 +26,22 @@ namespace syncstress {
 /// the mutex's acquisitions): that ordering does not hide the race. Other follows_write
 /// accesses (a join, a twin's first access) order their step after everything before the
 /// write, and no race of the step with such a step is one to reverse.
+///
+/// Under the C++ model (sim's memory=c11), an atomic's accesses say more. `store` names the
+/// store a write made (a number unique in the execution, never 0). A `free_read` is a load that
+/// could read any store coherence allows, whatever other threads did before it (not seq_cst,
+/// not a repeated read bound to the newest store): its
+/// `store` names the store it read (0: one made before any step). Such a read is ordered after
+/// that store only; a write of another thread that came before it, and that it did not read,
+/// is no race with it (it could have come first and be read the same way), and a read like it
+/// taken while such a write sleeps leaves the write asleep.
 struct Access {
   std::uint64_t object = 0;
   bool write = true;
   bool follows_write = false;
   bool chained = false;
+  bool free_read = false;
+  std::uint64_t store = 0;
 };
 
 /// The object of a read that orders its step after the latest step of every other thread, a
@@ -48,6 +59,11 @@ class StepObserver {
   /// has proven that every continuation is equivalent to one already explored.
   virtual bool step_taken(ThreadId thread, std::span<const Access> accesses,
                           std::span<const ThreadId> runnable) = 0;
+
+  /// A free read (Access::free_read) of the step under way is about to choose which store it
+  /// reads among `stores` (Access::store, newest in modification order first): the answers of
+  /// the choice that follows, when there are several.
+  virtual void reading(std::span<const std::uint64_t> stores) { (void)stores; }
 
   /// The execution ends inside a step of `thread` (a failed check, an exception), whose
   /// accesses so far are `accesses`; `runnable` are the threads that could still have run.

@@ -10,6 +10,7 @@
 #include "platform/sim.hpp"
 #include "schedules/dpor_strategy.hpp"
 #include "schedules/exhaustive_strategy.hpp"
+#include "schedules/memory_model_strategy.hpp"
 #include "sim/runtime.hpp"
 
 namespace syncstress {
@@ -18,19 +19,20 @@ namespace {
 
 // Three threads over two atomics and a mutex (the third only with `third`): enough races for
 // the reduction to backtrack at many depths; without the third, small enough for the plain
-// search to run every interleaving in a blink.
-void program(bool third) {
+// search to run every interleaving in a blink. `order`: the loads' and stores' (relaxed, under
+// the C++ model, gives the loads a choice of stores, searched as free reads).
+void program(bool third, std::memory_order order = std::memory_order_seq_cst) {
   Sim::atomic<int> a{0}, b{0};
   Sim::mutex m;
   std::vector<Sim::thread> threads;
   threads.emplace_back([&] {
-    a.store(1);
+    a.store(1, order);
     m.lock();
     b.fetch_add(1);
     m.unlock();
   });
   threads.emplace_back([&] {
-    const int seen = a.load();
+    const int seen = a.load(order);
     m.lock();
     b.fetch_add(seen + 1);
     m.unlock();
@@ -38,7 +40,7 @@ void program(bool third) {
   if (third) {
     threads.emplace_back([&] {
       b.exchange(5);
-      a.fetch_add(2);
+      a.fetch_add(b.load(order));
     });
   }
   for (auto& t : threads) t.join();
@@ -51,13 +53,16 @@ struct Run {
 
 /// Runs the search to its end; with `every` > 0, stops after each `every` executions, writes
 /// the checkpoint as text and continues in a new strategy made by `make` from it.
+/// `memory`: the model the executions run under (the program's atomics relaxed under c11).
 template <class Search>
-Run run(std::uint64_t every, bool third) {
+Run run(std::uint64_t every, bool third, MemoryModel memory = MemoryModel::sc) {
   sim::Options o;
   o.record_trace = false;
   sim::Runtime runtime(o);
   Run out;
   auto search = std::make_unique<Search>();
+  const std::memory_order order =
+      memory == MemoryModel::c11 ? std::memory_order_relaxed : std::memory_order_seq_cst;
   std::uint64_t since = 0;
   for (;;) {
     if (every != 0 && since == every) {
@@ -66,10 +71,11 @@ Run run(std::uint64_t every, bool third) {
       search->resume(nlohmann::json::parse(text));
       since = 0;
     }
-    const auto execution = search->new_execution();
+    MemoryModelStrategy under(*search, memory);
+    const auto execution = under.new_execution();
     if (!execution) break;
     ++since;
-    const auto r = runtime.run(*search, *execution, [third] { program(third); });
+    const auto r = runtime.run(under, *execution, [third, order] { program(third, order); });
     if (r.outcome == sim::Outcome::pruned) ++out.pruned;
     out.outcomes.push_back(std::string(sim::to_string(r.outcome)) + " " + std::to_string(r.steps));
   }
@@ -81,6 +87,18 @@ TEST(SearchCheckpoint, AResumedReducedSearchRunsTheSameExecutionsAsAnUninterrupt
   ASSERT_GT(whole.outcomes.size(), 20u);
   for (const std::uint64_t every : {1, 2, 7, 50}) {
     const auto pieces = run<DporStrategy>(every, true);
+    EXPECT_EQ(pieces.outcomes, whole.outcomes) << "checkpoint every " << every;
+    EXPECT_EQ(pieces.pruned, whole.pruned) << "checkpoint every " << every;
+  }
+}
+
+TEST(SearchCheckpoint, AResumedReducedSearchUnderTheCppModelRunsTheSameExecutions) {
+  // Its nodes and sleepers carry what the C++ model adds (the stores read and made, partly
+  // woken loads, restricted choices).
+  const auto whole = run<DporStrategy>(0, true, MemoryModel::c11);
+  ASSERT_GT(whole.outcomes.size(), 20u);
+  for (const std::uint64_t every : {1, 3, 50}) {
+    const auto pieces = run<DporStrategy>(every, true, MemoryModel::c11);
     EXPECT_EQ(pieces.outcomes, whole.outcomes) << "checkpoint every " << every;
     EXPECT_EQ(pieces.pruned, whole.pruned) << "checkpoint every " << every;
   }

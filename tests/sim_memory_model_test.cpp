@@ -298,6 +298,28 @@ TEST(MemoryModel, AStorePlacedBeforeANewerOneLeavesTheNewerValue) {
   EXPECT_EQ(r.outcomes, (std::set<std::string>{"2,2", "1,1", "2,1"}));
 }
 
+TEST(MemoryModel, ARelaxedLoadAndAStoreItNeedNotReadRunOneExecutionPerStoreRead) {
+  // Whichever thread the search starts with, the load reads the initial value or the store:
+  // two classes, two executions (the load after the store reading the initial value is the
+  // same class as the load before it).
+  for (const bool reader_first : {false, true}) {
+    const Reached r = search(MemoryModel::c11, [&](std::string& out) {
+      S::atomic<int> x{0};
+      int seen = -1;
+      {
+        auto reader = [&] { seen = x.load(relaxed); };
+        auto writer = [&] { x.store(1, relaxed); };
+        S::thread first(reader_first ? std::function<void()>(reader) : writer);
+        S::thread second(reader_first ? std::function<void()>(writer) : reader);
+      }
+      out = std::to_string(seen);
+    });
+    EXPECT_TRUE(r.complete);
+    EXPECT_EQ(r.outcomes, (std::set<std::string>{"0", "1"})) << reader_first;
+    EXPECT_EQ(r.executions, 2u) << reader_first;
+  }
+}
+
 TEST(MemoryModel, ReadModifyWritesAreAtomic) {
   const Reached r = search(MemoryModel::c11, [](std::string& out) {
     S::atomic<int> n{0};

@@ -392,7 +392,12 @@ class Engine {
   ReadFrom c11_load(const void* obj, Where& where, std::uint64_t current, std::memory_order mo,
                     const source_location& loc) {
     const std::uint64_t n = memory_.choices(current_->id, obj, where, current, mo, loc);
-    return c11_read(n > 1 ? choose(n) : 0, mo, "load", loc);
+    if (observe_) [[unlikely]]
+      announce_read(obj, n);
+    const ReadFrom from = c11_read(n > 1 ? choose(n) : 0, mo, "load", loc);
+    if (observe_) [[unlikely]]
+      model_note_.store = from.step;
+    return from;
   }
   /// A compare-exchange's read: a store holding `expected` that a read-modify-write may read
   /// when the CAS is to succeed (`*success`; nothing is applied: c11_rmw_write then stores
@@ -403,6 +408,10 @@ class Engine {
                    bool* success) {
     const std::uint64_t n =
         memory_.cas_choices(current_->id, obj, where, current, expected, failure, loc);
+    // Not a free read even when it fails: had it come first, it could have succeeded on a
+    // store that a read-modify-write which came before it has read.
+    if (observe_) [[unlikely]]
+      model_note_ = {obj, 0, false};
     const std::uint64_t k = n > 1 ? choose(n) : 0;
     const ReadFrom from = memory_.candidate(k);
     *success = from.bits == expected;
@@ -419,6 +428,8 @@ class Engine {
                    std::memory_order mo, const source_location& loc) {
     memory_.note_op(current_->id, AtomicOp{"store", mo, loc.file_name(), loc.line()});
     const std::uint64_t n = memory_.placements(current_->id, obj, where, current, mo);
+    if (observe_) [[unlikely]]
+      model_note_ = {obj, steps_ + 1, false};
     return memory_.store(current_->id, n > 1 ? choose(n) : 0, bits, mo, steps_ + 1);
   }
   /// The read of a read-modify-write of `obj` (the step about to be taken): which store it
@@ -426,6 +437,8 @@ class Engine {
   ReadFrom c11_rmw_read(const void* obj, Where& where, std::uint64_t current, std::memory_order mo,
                         const source_location& loc) {
     const std::uint64_t n = memory_.rmw_choices(current_->id, obj, where, current, mo, loc);
+    if (observe_) [[unlikely]]
+      model_note_ = {obj, 0, false};
     rmw_pick_ = n > 1 ? choose(n) : 0;
     return memory_.candidate(rmw_pick_);
   }
@@ -435,12 +448,17 @@ class Engine {
   Placed c11_rmw_write(std::uint64_t bits, std::memory_order mo, const char* what,
                        const source_location& loc) {
     memory_.note_op(current_->id, AtomicOp{what, mo, loc.file_name(), loc.line()});
+    model_note_.store = steps_ + 1;
     return memory_.read_modify_write(current_->id, rmw_pick_, bits, mo, steps_ + 1);
   }
   /// An atomic constructed inside the execution.
   void c11_created(const void* obj, Where& where, std::uint64_t bits) {
     memory_.created(current_->id, obj, where, bits);
   }
+  /// A reducing search's part of a read's choice (memory_'s last choices): when the read may
+  /// read any store coherence allows (Access::free_read), the observer is told the candidates'
+  /// stores before the choice, and the step's access will say which it read.
+  void announce_read(const void* obj, std::uint64_t n);
   /// Reads candidate `k` of the memory model's last choices (operation `what` at `loc`).
   ReadFrom c11_read(std::uint64_t k, std::memory_order mo, const char* what,
                     const source_location& loc) {
@@ -821,6 +839,15 @@ class Engine {
   /// The execution's memory model (memory.hpp), on when Execution::memory is c11.
   bool c11_ = false;
   std::uint64_t rmw_pick_ = 0;  // the store the current read-modify-write reads (c11)
+  /// Under the C++ model, what a reducing search is told of the current step's atomic access
+  /// (Access::store, Access::free_read), set by the c11_ operations and taken by step_noted.
+  struct ModelNote {
+    const void* obj = nullptr;
+    std::uint64_t store = 0;
+    bool free_read = false;
+  };
+  ModelNote model_note_;
+  std::vector<std::uint64_t> announced_;  // announce_read's stores
   Memory memory_;
   /// What a seq_cst fence touches, for a reducing search (their order is what they order).
   char sc_fences_ = 0;

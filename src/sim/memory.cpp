@@ -184,8 +184,10 @@ std::uint64_t Memory::choices(ThreadId t, const void* obj, Where& where, std::ui
   chosen_ = &l;
   candidates_.clear();
   const std::uint32_t newest = l.newest();
-  const std::uint32_t low =
-      repeats(t, obj, loc) ? newest : lower_bound(t, l, mo == std::memory_order_seq_cst);
+  const bool sc = mo == std::memory_order_seq_cst;
+  const bool again = repeats(t, obj, loc);
+  free_ = !again && !sc;
+  const std::uint32_t low = again ? newest : lower_bound(t, l, sc);
   for (std::uint32_t i = newest + 1; i-- > low;) candidates_.push_back(i);
   return candidates_.size();
 }

@@ -185,6 +185,11 @@ class Memory {
   /// object's value, for a location not seen before in this execution.
   std::uint64_t choices(ThreadId t, const void* obj, Where& where, std::uint64_t current,
                         std::memory_order mo, const std::source_location& loc);
+  /// Whether the last choices() (or cas_choices()) let the read read any store coherence
+  /// allows, whatever other threads did before it: not a seq_cst read, not a repeated one
+  /// (bound to the newest). Such a read may read the same stores after any step of another
+  /// thread that it does not read from.
+  bool free() const { return free_; }
   /// The candidate `n` (0: newest) of the last choices() call's range; `except` filters (see
   /// cas_choices).
   ReadFrom candidate(std::uint64_t n) const;
@@ -359,6 +364,7 @@ class Memory {
   Location* chosen_ = nullptr;
   const void* placing_ = nullptr;  // the object of the last call that may write it
   std::vector<std::uint32_t> candidates_;
+  bool free_ = false;  // see free()
 };
 
 }  // namespace syncstress::sim::detail

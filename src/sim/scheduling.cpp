@@ -109,6 +109,7 @@ bool Engine::in_teardown(After after) {
 
 void Engine::step_noted(Kind kind, const void* obj, std::string_view op, TraceValues values,
                         source_location loc, Point point, bool writes) {
+  const ModelNote note = std::exchange(model_note_, {});
   if (aborting_) {
     // A coroutine resumed in teardown stops at its first operation (see engine.hpp).
     if (point == Point::plain && (current_ == nullptr || !current_->resumed_in_teardown)) {
@@ -125,7 +126,13 @@ void Engine::step_noted(Kind kind, const void* obj, std::string_view op, TraceVa
   }
   ++steps_;
   // An access the step made already adds nothing (and keeps a join's or a lock's mark).
-  if (observe_ && obj != nullptr && !covered(obj, writes)) touch(obj, writes);
+  if (observe_ && obj != nullptr && !covered(obj, writes)) {
+    touch(obj, writes);
+    if (note.obj == obj) {
+      accesses_.back().store = note.store;
+      accesses_.back().free_read = note.free_read && !writes;
+    }
+  }
   if (tracing_) record(kind, obj, op, values.str(), loc);
   // Resumed by teardown: the operation completed, it returns normally.
   schedule(point == Point::yield, After::step);
