@@ -72,20 +72,26 @@ void DporStrategy::index_stores(std::span<const Access> accesses, std::uint32_t 
 }
 
 void DporStrategy::reading(std::span<const std::uint64_t> stores) {
-  pending_read_ = true;
+  // With one store to read there is no choice to follow: nothing is left pending for another.
+  const bool choice = stores.size() > 1;
+  pending_read_ = choice;
   pending_only_.reset();
   if (preemption_bound_) return;
-  const auto me = std::find_if(sleep_.begin(), sleep_.end(),
-                               [&](const Sleeper& s) { return s.thread == running_; });
-  if (me == sleep_.end() || !me->partial) return;
+  // The stores older than a partly woken sleeper's sleep are read in executions it stands for.
+  std::optional<std::uint32_t> since;
+  for (const Sleeper& z : sleep_) {
+    if (z.thread == running_ && z.partial) since = std::max(since.value_or(0), z.since);
+  }
+  if (!since) return;
   std::vector<std::uint64_t> only;
   for (std::uint64_t k = 0; k < stores.size(); ++k) {
-    // A store not seen (made before any step) is older than any sleep.
+    // A store made before any step is older than any sleep; one the search did not see made
+    // counts as new.
     const auto e = stores[k] == 0 ? std::nullopt : event_of(stores[k]);
-    if (e && *e >= me->since) only.push_back(k);
+    if (stores[k] != 0 && (!e || *e >= *since)) only.push_back(k);
   }
   redundant_step_ = only.empty();
-  pending_only_ = std::move(only);
+  if (choice) pending_only_ = std::move(only);
 }
 
 bool DporStrategy::allowed(const Node& node, std::uint64_t answer) const {
@@ -348,9 +354,13 @@ DporStrategy::Analysis DporStrategy::happens_before() const {
   std::vector<std::uint32_t>& clocks = out.clocks;
   std::vector<std::uint32_t>& nth = out.nth;
   std::vector<std::int64_t> last_of(threads, -1);
+  struct Read {
+    std::uint32_t step;
+    bool free;  // a free read (Access::free_read)
+  };
   struct ObjectState {
     std::int64_t last_write = -1;
-    std::vector<std::uint32_t> reads;  // since the last write
+    std::vector<Read> reads;  // since the last write
   };
   std::unordered_map<std::uint64_t, ObjectState> objects;
   std::vector<std::uint32_t> before(threads);
@@ -360,6 +370,9 @@ DporStrategy::Analysis DporStrategy::happens_before() const {
     // A step that happens before this one happens before the step with no race of its own,
     // but for a chained access (Access::chained).
     bool orders = true;
+    // Part of the class's fingerprint: not where a free read is the earlier step (the class is
+    // the same whichever of it and a later write it did not read comes first).
+    bool counts = true;
   };
   std::vector<Pred> preds;
   for (std::size_t j = 0; j < n; ++j) {
@@ -402,7 +415,7 @@ DporStrategy::Analysis DporStrategy::happens_before() const {
             {static_cast<std::uint32_t>(it->second.last_write), !a.follows_write, !a.chained});
       }
       if (a.write) {
-        for (const std::uint32_t r : it->second.reads) preds.push_back({r, true, true});
+        for (const Read& r : it->second.reads) preds.push_back({r.step, true, true, !r.free});
       }
     }
     // One entry per earlier step: a race if one of its accesses makes one and none orders the
@@ -416,6 +429,7 @@ DporStrategy::Analysis DporStrategy::happens_before() const {
       for (++i; i < preds.size() && preds[i].step == merged.step; ++i) {
         merged.race = merged.race || preds[i].race;
         merged.orders = merged.orders || preds[i].orders;
+        merged.counts = merged.counts || preds[i].counts;
         fixed = fixed || (!preds[i].race && preds[i].orders);
       }
       merged.race = merged.race && !fixed;
@@ -426,7 +440,7 @@ DporStrategy::Analysis DporStrategy::happens_before() const {
     for (const Pred& pred : preds) {
       const std::uint32_t c = pred.step;
       const ThreadId p = events_[c].thread;
-      h += mix((std::uint64_t{p} << 32 | nth[c]) ^ 0x5bd1e995ULL);
+      if (pred.counts) h += mix((std::uint64_t{p} << 32 | nth[c]) ^ 0x5bd1e995ULL);
       if (p == q) continue;
       // A race unless c happens before this step through another predecessor that orders it
       // (or the thread's previous step): then the two cannot be swapped alone.
@@ -446,7 +460,7 @@ DporStrategy::Analysis DporStrategy::happens_before() const {
         st.last_write = static_cast<std::int64_t>(j);
         st.reads.clear();
       } else {
-        st.reads.push_back(static_cast<std::uint32_t>(j));
+        st.reads.push_back({static_cast<std::uint32_t>(j), reads_freely(a)});
       }
     }
     last_of[q] = static_cast<std::int64_t>(j);
