@@ -71,10 +71,11 @@ void DporStrategy::index_stores(std::span<const Access> accesses, std::uint32_t 
   }
 }
 
-void DporStrategy::reading(std::span<const std::uint64_t> stores) {
+void DporStrategy::reading(std::span<const std::uint64_t> stores, bool load) {
   // With one store to read there is no choice to follow: nothing is left pending for another.
+  // A compare-exchange's answer is hashed (it says whether it succeeded).
   const bool choice = stores.size() > 1;
-  pending_read_ = choice;
+  pending_read_ = choice && load;
   pending_only_.reset();
   if (preemption_bound_) return;
   // The stores older than a partly woken sleeper's sleep are read in executions it stands for.

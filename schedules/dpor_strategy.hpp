@@ -33,9 +33,12 @@
 // a store sleeps, it leaves the store asleep. A load that sleeps and meets a store of what it
 // reads wakes in part (Sleeper::partial): run later, it reads only stores made since it began to
 // sleep, the older ones being executions already explored with the load first; when it could
-// read none, its execution ends pruned. The classes counted are then the same up to the order
-// of such loads and the stores they do not read (a load's answer is hashed as the store it
-// read). Not under a preemption bound, where the order of two steps also counts preemptions.
+// read none, its execution ends pruned. A compare-exchange that fails is such a read too,
+// unless a store holding its expected value is closed to it (read by another read-modify-write):
+// had it come first, it could have succeeded there. The classes counted are then the same up to
+// the order of such reads and the stores they do not read (a load's answer is hashed as the
+// store it read). Not under a preemption bound, where the order of two steps also counts
+// preemptions.
 //
 // Under a preemption bound the search stays within the bound, after Coons, Musuvathi and
 // McKinley's bounded partial-order reduction (OOPSLA 2013). Swapping two independent steps can
@@ -168,7 +171,7 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
                  std::span<const ThreadId> runnable) override;
   /// Under no preemption bound: a partly woken sleeper's read may read only the stores made
   /// since it began to sleep (Sleeper::partial), which the next data node's answers follow.
-  void reading(std::span<const std::uint64_t> stores) override;
+  void reading(std::span<const std::uint64_t> stores, bool load) override;
   /// How a step taken (`taken`) affects a sleeper whose next step is `sleeper`.
   enum class Wake { none, partial, full };
   Wake wakes(std::span<const Access> sleeper, std::span<const Access> taken) const;

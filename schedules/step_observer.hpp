@@ -28,9 +28,10 @@ namespace syncstress {
 /// write, and no race of the step with such a step is one to reverse.
 ///
 /// Under the C++ model (sim's memory=c11), an atomic's accesses say more. `store` names the
-/// store a write made (a number unique in the execution, never 0). A `free_read` is a load that
-/// could read any store coherence allows, whatever other threads did before it (not seq_cst,
-/// not a repeated read bound to the newest store): its
+/// store a write made (a number unique in the execution, never 0). A `free_read` is a load (or
+/// a compare-exchange that failed) that could read any store coherence allows, whatever other
+/// threads did before it (not seq_cst, not a repeated read bound to the newest store, for a
+/// compare-exchange no store holding its expected value closed to it): its
 /// `store` names the store it read (0: one made before any step). Such a read is ordered after
 /// that store only; a write of another thread that came before it, and that it did not read,
 /// is no race with it (it could have come first and be read the same way), and a read like it
@@ -62,8 +63,12 @@ class StepObserver {
 
   /// A free read (Access::free_read) of the step under way is about to choose which store it
   /// reads among `stores` (Access::store, newest in modification order first): the answers of
-  /// the choice that follows, when there are several.
-  virtual void reading(std::span<const std::uint64_t> stores) { (void)stores; }
+  /// the choice that follows, when there are several. `load`: a load, whose answer is the store
+  /// it read alone; else a compare-exchange, whose answer also says whether it succeeds.
+  virtual void reading(std::span<const std::uint64_t> stores, bool load) {
+    (void)stores;
+    (void)load;
+  }
 
   /// The execution ends inside a step of `thread` (a failed check, an exception), whose
   /// accesses so far are `accesses`; `runnable` are the threads that could still have run.

@@ -320,6 +320,47 @@ TEST(MemoryModel, ARelaxedLoadAndAStoreItNeedNotReadRunOneExecutionPerStoreRead)
   }
 }
 
+TEST(MemoryModel, AFailingCompareExchangeRunsOneExecutionPerStoreReadUnlessItCouldHaveSucceeded) {
+  // Expecting 5, the compare-exchange fails on the initial 0 or the store of 1, whichever thread
+  // the search starts with: two executions, as for a load. Expecting 0, it could succeed on the
+  // initial value until the exchange has read it: the search still reaches its success.
+  for (const bool reader_first : {false, true}) {
+    for (const int expect : {5, 0}) {
+      const Reached r = search(MemoryModel::c11, [&](std::string& out) {
+        S::atomic<int> x{0};
+        int seen = -1;
+        bool swapped = false;
+        {
+          auto reader = [&] {
+            int expected = expect;
+            swapped = x.compare_exchange_strong(expected, 7, relaxed);
+            seen = expected;
+          };
+          auto writer = [&] {
+            if (expect == 5) {
+              x.store(1, relaxed);
+            } else {
+              x.exchange(1, relaxed);
+            }
+          };
+          S::thread first(reader_first ? std::function<void()>(reader) : writer);
+          S::thread second(reader_first ? std::function<void()>(writer) : reader);
+        }
+        out = std::to_string(swapped) + "," + std::to_string(seen);
+      });
+      EXPECT_TRUE(r.complete);
+      if (expect == 5) {
+        EXPECT_EQ(r.outcomes, (std::set<std::string>{"0,0", "0,1"})) << reader_first;
+        EXPECT_EQ(r.executions, 2u) << reader_first;
+      } else {
+        // Succeeds on 0 before the exchange, or fails reading its 1 (the 0 the exchange read
+        // would make it succeed, which atomicity forbids).
+        EXPECT_EQ(r.outcomes, (std::set<std::string>{"1,0", "0,1"})) << reader_first;
+      }
+    }
+  }
+}
+
 TEST(MemoryModel, ReadModifyWritesAreAtomic) {
   const Reached r = search(MemoryModel::c11, [](std::string& out) {
     S::atomic<int> n{0};

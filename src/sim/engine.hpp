@@ -393,7 +393,7 @@ class Engine {
                     const source_location& loc) {
     const std::uint64_t n = memory_.choices(current_->id, obj, where, current, mo, loc);
     if (observe_) [[unlikely]]
-      announce_read(obj, n);
+      announce_read(obj, n, /*load=*/true);
     const ReadFrom from = c11_read(n > 1 ? choose(n) : 0, mo, "load", loc);
     if (observe_) [[unlikely]]
       model_note_.store = from.step;
@@ -408,15 +408,20 @@ class Engine {
                    bool* success) {
     const std::uint64_t n =
         memory_.cas_choices(current_->id, obj, where, current, expected, failure, loc);
-    // Not a free read even when it fails: had it come first, it could have succeeded on a
-    // store that a read-modify-write which came before it has read.
+    // When it fails, a free read where no store holding `expected` is closed to it (see
+    // Memory::free()); when it succeeds, a read-modify-write.
     if (observe_) [[unlikely]]
-      model_note_ = {obj, 0, false};
+      announce_read(obj, n, /*load=*/false);
     const std::uint64_t k = n > 1 ? choose(n) : 0;
     const ReadFrom from = memory_.candidate(k);
     *success = from.bits == expected;
     rmw_pick_ = k;  // for c11_rmw_write
-    return *success ? from : c11_read(k, failure, what, loc);
+    if (*success) {
+      model_note_.free_read = false;
+      return from;
+    }
+    model_note_.store = from.step;
+    return c11_read(k, failure, what, loc);
   }
   /// A read of `obj`'s newest store (a spurious CAS failure, a wait's comparison).
   void c11_read_newest(const void* obj, Where& where, std::uint64_t current, std::memory_order mo) {
@@ -458,7 +463,7 @@ class Engine {
   /// A reducing search's part of a read's choice (memory_'s last choices): when the read may
   /// read any store coherence allows (Access::free_read), the observer is told the candidates'
   /// stores before the choice, and the step's access will say which it read.
-  void announce_read(const void* obj, std::uint64_t n);
+  void announce_read(const void* obj, std::uint64_t n, bool load);
   /// Reads candidate `k` of the memory model's last choices (operation `what` at `loc`).
   ReadFrom c11_read(std::uint64_t k, std::memory_order mo, const char* what,
                     const source_location& loc) {

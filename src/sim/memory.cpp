@@ -199,11 +199,15 @@ std::uint64_t Memory::cas_choices(ThreadId t, const void* obj, Where& where, std
   placing_ = obj;
   // A CAS that reads a store holding `expected` succeeds: a read-modify-write, which cannot
   // read a store another one has read, nor an older store than the newest when it repeats.
+  // Where such a store is closed to it, what it may do depends on what other threads did
+  // before it (had it come first, it could have succeeded there): its failure is no free read.
   const Location& l = *chosen_;
   const bool again = rmw_repeats(t, obj, loc);
   const std::uint32_t newest = l.newest();
   std::erase_if(candidates_, [&](std::uint32_t i) {
-    return l.at(i).bits == expected && (again ? i != newest : !l.rmw_may_read(i));
+    const bool closed = l.at(i).bits == expected && (again ? i != newest : !l.rmw_may_read(i));
+    free_ = free_ && !closed;
+    return closed;
   });
   return candidates_.size();
 }

@@ -187,8 +187,9 @@ class Memory {
                         std::memory_order mo, const std::source_location& loc);
   /// Whether the last choices() (or cas_choices()) let the read read any store coherence
   /// allows, whatever other threads did before it: not a seq_cst read, not a repeated one
-  /// (bound to the newest). Such a read may read the same stores after any step of another
-  /// thread that it does not read from.
+  /// (bound to the newest), and for a compare-exchange, no store holding `expected` closed to
+  /// it. Such a read may read the same stores after any step of another thread that it does
+  /// not read from (a compare-exchange: when it fails).
   bool free() const { return free_; }
   /// The candidate `n` (0: newest) of the last choices() call's range; `except` filters (see
   /// cas_choices).

@@ -90,12 +90,12 @@ void Engine::cell_access(const void* obj, bool write, const source_location& loc
   violation(Outcome::violation, "data_race", std::move(message), &loc);
 }
 
-void Engine::announce_read(const void* obj, std::uint64_t n) {
+void Engine::announce_read(const void* obj, std::uint64_t n, bool load) {
   model_note_ = {obj, 0, memory_.free()};
   if (!model_note_.free_read) return;
   announced_.clear();
   for (std::uint64_t k = 0; k < n; ++k) announced_.push_back(memory_.candidate(k).step);
-  observer_->reading(announced_);
+  observer_->reading(announced_, load);
 }
 
 }  // namespace syncstress::sim::detail
