@@ -374,6 +374,9 @@ DporStrategy::Analysis DporStrategy::happens_before() const {
     // Part of the class's fingerprint: not where a free read is the earlier step (the class is
     // the same whichever of it and a later write it did not read comes first).
     bool counts = true;
+    // A race whatever else orders the two (Access::races_store: the later step, coming first,
+    // would do something else than read what it read).
+    bool forced = false;
   };
   std::vector<Pred> preds;
   for (std::size_t j = 0; j < n; ++j) {
@@ -400,6 +403,13 @@ DporStrategy::Analysis DporStrategy::happens_before() const {
           }
         }
         continue;
+      }
+      if (a.races_store && !preemption_bound_) {
+        // A race with the write that made that store alone (see Access::races_store).
+        if (const auto e = event_of(a.store); e && *e < j) {
+          preds.push_back({*e, true, true, true, true});
+          continue;
+        }
       }
       if (reads_freely(a)) {
         // Ordered after the store it read alone (none: one made before any step).
@@ -431,9 +441,10 @@ DporStrategy::Analysis DporStrategy::happens_before() const {
         merged.race = merged.race || preds[i].race;
         merged.orders = merged.orders || preds[i].orders;
         merged.counts = merged.counts || preds[i].counts;
+        merged.forced = merged.forced || preds[i].forced;
         fixed = fixed || (!preds[i].race && preds[i].orders);
       }
-      merged.race = merged.race && !fixed;
+      merged.race = (merged.race && !fixed) || merged.forced;
       preds[kept++] = merged;
     }
     preds.resize(kept);
@@ -455,7 +466,7 @@ DporStrategy::Analysis DporStrategy::happens_before() const {
       for (std::size_t t = 0; t < threads; ++t) clock[t] = std::max(clock[t], other[t]);
     }
     for (const Access& a : mine) {
-      if (a.object == kAfterEveryThread) continue;
+      if (a.object == kAfterEveryThread || a.races_store) continue;
       ObjectState& st = objects[a.object];
       if (a.write) {
         st.last_write = static_cast<std::int64_t>(j);

@@ -113,9 +113,10 @@ json accesses_to_json(const std::vector<Access>& accesses) {
   json out = json::array();
   for (const Access& a : accesses) {
     // The flags only where one is set (Access::follows_write, Access::chained, and the C++
-    // model's Access::free_read and Access::store).
+    // model's Access::free_read, Access::store and Access::races_store).
     if (a.free_read || a.store != 0) {
-      out.push_back(json{a.object, a.write, a.follows_write, a.chained, a.free_read, a.store});
+      out.push_back(
+          json{a.object, a.write, a.follows_write, a.chained, a.free_read, a.store, a.races_store});
     } else if (a.chained) {
       out.push_back(json{a.object, a.write, a.follows_write, true});
     } else {
@@ -130,11 +131,11 @@ std::vector<Access> accesses_from_json(const json& in, const std::string& where)
   for (std::size_t i = 0; i < array(in, where).size(); ++i) {
     const std::string at = index(where, i);
     const json& a = array(in[i], at, 2);
-    out.push_back({whole(a[0], index(at, 0)), boolean(a[1], index(at, 1)),
-                   a.size() > 2 && boolean(a[2], index(at, 2)),
-                   a.size() > 3 && boolean(a[3], index(at, 3)),
-                   a.size() > 4 && boolean(a[4], index(at, 4)),
-                   a.size() > 5 ? whole(a[5], index(at, 5)) : 0});
+    out.push_back(
+        {whole(a[0], index(at, 0)), boolean(a[1], index(at, 1)),
+         a.size() > 2 && boolean(a[2], index(at, 2)), a.size() > 3 && boolean(a[3], index(at, 3)),
+         a.size() > 4 && boolean(a[4], index(at, 4)), a.size() > 5 ? whole(a[5], index(at, 5)) : 0,
+         a.size() > 6 && boolean(a[6], index(at, 6))});
   }
   return out;
 }

@@ -30,12 +30,12 @@ namespace syncstress {
 /// Under the C++ model (sim's memory=c11), an atomic's accesses say more. `store` names the
 /// store a write made (a number unique in the execution, never 0). A `free_read` is a load (or
 /// a compare-exchange that failed) that could read any store coherence allows, whatever other
-/// threads did before it (not seq_cst, not a repeated read bound to the newest store, and for
-/// a compare-exchange no store holding its expected value closed to it): its `store` names the
-/// store it read (0: one made before any step). Such a read is ordered after that store only;
-/// a write of another thread that came before it, and that it did not read, is no race with it
-/// (it could have come first and be read the same way), and a read like it taken while such a
-/// write sleeps leaves the write asleep.
+/// threads did before it (not seq_cst, not a repeated read bound to the newest store): its
+/// `store` names the store it read (0: one made before any step). Such a read is ordered after
+/// that store only; a write of another thread that came before it, and that it did not read,
+/// is no race with it (it could have come first and be read the same way), but for the writes
+/// its `races_store` accesses name; and a read like it taken while such a write sleeps leaves
+/// the write asleep.
 struct Access {
   std::uint64_t object = 0;
   bool write = true;
@@ -43,6 +43,10 @@ struct Access {
   bool chained = false;
   bool free_read = false;
   std::uint64_t store = 0;
+  /// A read that races with the write that made `store` alone, whatever other writes of the
+  /// object came between: a failing compare-exchange's, with a read-modify-write that read a
+  /// store the compare-exchange could have succeeded on had it come first.
+  bool races_store = false;
 };
 
 /// The object of a read that orders its step after the latest step of every other thread, a

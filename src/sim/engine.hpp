@@ -408,8 +408,8 @@ class Engine {
                    bool* success) {
     const std::uint64_t n =
         memory_.cas_choices(current_->id, obj, where, current, expected, failure, loc);
-    // When it fails, a free read where no store holding `expected` is closed to it (see
-    // Memory::free()); when it succeeds, a read-modify-write.
+    // When it fails, a free read racing the read-modify-writes that closed a store holding
+    // `expected` to it (see Memory::free()); when it succeeds, a read-modify-write.
     if (observe_) [[unlikely]]
       announce_read(obj, n, /*load=*/false);
     const std::uint64_t k = n > 1 ? choose(n) : 0;
@@ -421,6 +421,7 @@ class Engine {
       return from;
     }
     model_note_.store = from.step;
+    model_note_.closers = true;
     return c11_read(k, failure, what, loc);
   }
   /// A read of `obj`'s newest store (a spurious CAS failure, a wait's comparison).
@@ -850,6 +851,7 @@ class Engine {
     const void* obj = nullptr;
     std::uint64_t store = 0;
     bool free_read = false;
+    bool closers = false;  // a failing compare-exchange: Memory::closers() are its races
   };
   ModelNote model_note_;
   std::vector<std::uint64_t> announced_;  // announce_read's stores

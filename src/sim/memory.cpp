@@ -187,6 +187,7 @@ std::uint64_t Memory::choices(ThreadId t, const void* obj, Where& where, std::ui
   const bool sc = mo == std::memory_order_seq_cst;
   const bool again = repeats(t, obj, loc);
   free_ = !again && !sc;
+  closers_.clear();
   const std::uint32_t low = again ? newest : lower_bound(t, l, sc);
   for (std::uint32_t i = newest + 1; i-- > low;) candidates_.push_back(i);
   return candidates_.size();
@@ -201,13 +202,21 @@ std::uint64_t Memory::cas_choices(ThreadId t, const void* obj, Where& where, std
   // read a store another one has read, nor an older store than the newest when it repeats.
   // Where such a store is closed to it, what it may do depends on what other threads did
   // before it (had it come first, it could have succeeded there): its failure is no free read.
+  // A store closed by the read-modify-write that read it (the next in modification order) is
+  // named in closers(): the compare-exchange races with that one alone.
   const Location& l = *chosen_;
   const bool again = rmw_repeats(t, obj, loc);
   const std::uint32_t newest = l.newest();
+  closers_.clear();
   std::erase_if(candidates_, [&](std::uint32_t i) {
-    const bool closed = l.at(i).bits == expected && (again ? i != newest : !l.rmw_may_read(i));
-    free_ = free_ && !closed;
-    return closed;
+    if (l.at(i).bits != expected) return false;
+    if (again) {
+      free_ = free_ && i == newest;
+      return i != newest;
+    }
+    if (l.rmw_may_read(i)) return false;
+    closers_.push_back(l.at(i + 1).step);
+    return true;
   });
   return candidates_.size();
 }

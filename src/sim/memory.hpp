@@ -187,10 +187,15 @@ class Memory {
                         std::memory_order mo, const std::source_location& loc);
   /// Whether the last choices() (or cas_choices()) let the read read any store coherence
   /// allows, whatever other threads did before it: not a seq_cst read, not a repeated one
-  /// (bound to the newest), and for a compare-exchange, no store holding `expected` closed to
-  /// it. Such a read may read the same stores after any step of another thread that it does
-  /// not read from (a compare-exchange: when it fails).
+  /// (bound to the newest; for a compare-exchange that repeats, no older store holding
+  /// `expected`). Such a read may read the same stores after any step of another thread that
+  /// it does not read from and that is none of its closers() (a compare-exchange: when it
+  /// fails).
   bool free() const { return free_; }
+  /// After cas_choices(): the read-modify-writes (their steps) that read a store holding
+  /// `expected` in the compare-exchange's range, closing it to the compare-exchange, which
+  /// had it come before them could have succeeded there.
+  const std::vector<std::uint64_t>& closers() const { return closers_; }
   /// The candidate `n` (0: newest) of the last choices() call's range; `except` filters (see
   /// cas_choices).
   ReadFrom candidate(std::uint64_t n) const;
@@ -365,7 +370,8 @@ class Memory {
   Location* chosen_ = nullptr;
   const void* placing_ = nullptr;  // the object of the last call that may write it
   std::vector<std::uint32_t> candidates_;
-  bool free_ = false;  // see free()
+  bool free_ = false;                   // see free()
+  std::vector<std::uint64_t> closers_;  // see closers()
 };
 
 }  // namespace syncstress::sim::detail

@@ -131,6 +131,12 @@ void Engine::step_noted(Kind kind, const void* obj, std::string_view op, TraceVa
     if (note.obj == obj) {
       accesses_.back().store = note.store;
       accesses_.back().free_read = note.free_read && !writes;
+      if (note.free_read && note.closers && !writes) {
+        const std::uint64_t id = accesses_.back().object;
+        for (const std::uint64_t s : memory_.closers()) {
+          accesses_.push_back(Access{id, false, false, false, false, s, true});
+        }
+      }
     }
   }
   if (tracing_) record(kind, obj, op, values.str(), loc);
