@@ -33,12 +33,12 @@
 // a store sleeps, it leaves the store asleep. A load that sleeps and meets a store of what it
 // reads wakes in part (Sleeper::partial): run later, it reads only stores made since it began to
 // sleep, the older ones being executions already explored with the load first; when it could
-// read none, its execution ends pruned. A compare-exchange that fails is such a read too,
-// unless a store holding its expected value is closed to it (read by another read-modify-write):
-// had it come first, it could have succeeded there. The classes counted are then the same up to
-// the order of such reads and the stores they do not read (a load's answer is hashed as the
-// store it read). Not under a preemption bound, where the order of two steps also counts
-// preemptions.
+// read none, its execution ends pruned. A compare-exchange that fails is such a read too, but
+// stays a race with each read-modify-write that read a store holding its expected value
+// (Access::races_store): had it come first, it could have succeeded there. The classes counted
+// are then the same up to the order of such reads and the stores they do not read (a load's
+// answer is hashed as the store it read). Not under a preemption bound, where the order of two
+// steps also counts preemptions.
 //
 // Under a preemption bound the search stays within the bound, after Coons, Musuvathi and
 // McKinley's bounded partial-order reduction (OOPSLA 2013). Swapping two independent steps can
