@@ -33,9 +33,17 @@ bool DporStrategy::has(const std::vector<ThreadId>& set, ThreadId t) {
   return std::find(set.begin(), set.end(), t) != set.end();
 }
 
-bool DporStrategy::asleep(const Node& node, ThreadId t) const {
-  return std::any_of(node.sleep.begin(), node.sleep.end(),
+bool DporStrategy::sleeps_in(const std::vector<Sleeper>& sleepers, ThreadId t) {
+  return std::any_of(sleepers.begin(), sleepers.end(),
                      [t](const Sleeper& s) { return s.thread == t && !s.partial; });
+}
+
+bool DporStrategy::asleep(const Node& node, ThreadId t) const { return sleeps_in(node.sleep, t); }
+
+void DporStrategy::hash_answer(std::uint64_t answer, std::uint64_t bound) {
+  // A free load's answer is the store it read, which the analysis sees as the step's
+  // predecessor: not hashed.
+  if (!std::exchange(pending_read_, false)) data_hash_ = mix(data_hash_ ^ (answer + (bound << 32)));
 }
 
 DporStrategy::Wake DporStrategy::wakes(std::span<const Access> sleeper,
@@ -171,9 +179,8 @@ std::uint64_t DporStrategy::next_u64(std::uint64_t bound) {
       diverged("it asked for a number below " + std::to_string(bound) + ", a different question");
     }
     ++depth_;
-    const bool hashed = !std::exchange(pending_read_, false);
     pending_only_.reset();
-    if (hashed) data_hash_ = mix(data_hash_ ^ (node.chosen + (bound << 32)));
+    hash_answer(node.chosen, bound);
     return node.chosen;
   }
   Node node;
@@ -190,10 +197,7 @@ std::uint64_t DporStrategy::next_u64(std::uint64_t bound) {
   const std::uint64_t chosen = node.chosen;
   path_.push_back(std::move(node));
   ++depth_;
-  // A free read's answer is the store it read, which the analysis sees as the step's
-  // predecessor.
-  const bool hashed = !std::exchange(pending_read_, false);
-  if (hashed) data_hash_ = mix(data_hash_ ^ (chosen + (bound << 32)));
+  hash_answer(chosen, bound);
   return chosen;
 }
 
@@ -260,10 +264,7 @@ bool DporStrategy::step_taken(ThreadId thread, std::span<const Access> accesses,
     last_pruned_ = true;  // see Sleeper::partial
     return false;
   }
-  const auto sleeps = [&](ThreadId t) {
-    return std::any_of(sleep_.begin(), sleep_.end(),
-                       [t](const Sleeper& s) { return s.thread == t && !s.partial; });
-  };
+  const auto sleeps = [&](ThreadId t) { return sleeps_in(sleep_, t); };
   if (!runnable.empty() && std::all_of(runnable.begin(), runnable.end(), sleeps)) {
     last_pruned_ = true;
     return false;

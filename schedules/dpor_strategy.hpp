@@ -195,6 +195,10 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
   bool next_alternative(Node& node);
   std::uint32_t preemptions_through(const Node& node) const;
   bool asleep(const Node& node, ThreadId t) const;
+  /// Whether `t` sleeps in full among `sleepers` (a partly woken one may run).
+  static bool sleeps_in(const std::vector<Sleeper>& sleepers, ThreadId t);
+  /// Adds a data answer to the step's hash, but a free load's (pending_read_).
+  void hash_answer(std::uint64_t answer, std::uint64_t bound);
   /// Whether a thread that sleeps at `node` (explored there, or inherited) takes a step that
   /// touches nothing next, e.g. a join that blocks. Such a step is independent of every other,
   /// so the thread sleeps until the execution ends: every execution of another alternative is
