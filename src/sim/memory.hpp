@@ -40,6 +40,8 @@
 // - Sim::cell accesses not ordered by happens-before are a data race, naming both lines.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <source_location>
@@ -51,22 +53,46 @@
 
 namespace syncstress::sim::detail {
 
-/// A vector clock over the execution's threads.
+/// A vector clock over the execution's threads. The first kInline threads' entries are kept
+/// inline, so that the joins of an execution with few threads (every scenario's default size)
+/// neither allocate nor grow: each is one pass over a fixed array the compiler vectorizes.
 class Clock {
  public:
-  std::uint32_t at(ThreadId t) const { return t < c_.size() ? c_[t] : 0; }
+  static constexpr std::size_t kInline = 8;
+  std::uint32_t at(ThreadId t) const {
+    if (t < kInline) return small_[t];
+    const std::size_t i = t - kInline;
+    return i < big_.size() ? big_[i] : 0;
+  }
   void set(ThreadId t, std::uint32_t v) {
-    if (c_.size() <= t) c_.resize(t + 1, 0);
-    c_[t] = v;
+    if (t < kInline) {
+      small_[t] = v;
+    } else {
+      set_big(t - kInline, v);
+    }
   }
   void join(const Clock& other) {
-    if (other.c_.size() > c_.size()) c_.resize(other.c_.size(), 0);
-    for (std::size_t i = 0; i < other.c_.size(); ++i) c_[i] = std::max(c_[i], other.c_[i]);
+    for (std::size_t i = 0; i < kInline; ++i) small_[i] = std::max(small_[i], other.small_[i]);
+    if (!other.big_.empty()) [[unlikely]]
+      join_big(other);
   }
-  void clear() { c_.clear(); }
+  void clear() {
+    small_.fill(0);
+    big_.clear();
+  }
 
  private:
-  std::vector<std::uint32_t> c_;
+  [[gnu::noinline]] void set_big(std::size_t i, std::uint32_t v) {
+    if (big_.size() <= i) big_.resize(i + 1, 0);
+    big_[i] = v;
+  }
+  [[gnu::noinline]] void join_big(const Clock& other) {
+    if (other.big_.size() > big_.size()) big_.resize(other.big_.size(), 0);
+    for (std::size_t i = 0; i < other.big_.size(); ++i) big_[i] = std::max(big_[i], other.big_[i]);
+  }
+
+  std::array<std::uint32_t, kInline> small_{};
+  std::vector<std::uint32_t> big_;  // threads kInline and up
 };
 
 /// Per-object records of one execution: an AddressMap from the object to its slot, and the
