@@ -554,11 +554,15 @@ struct Sim {
   }
 
   /// Frame storage: freed storage is quarantined until the execution ends, so a primitive
-  /// that reads a destroyed frame reads stale memory, not freed memory.
-  static void* frame_allocate(std::size_t n) { return ::operator new(n); }
+  /// that reads a destroyed frame reads stale memory, not freed memory; later executions
+  /// reuse it.
+  static void* frame_allocate(std::size_t n) {
+    if (auto* e = sim::detail::t_engine) return e->frame_allocate(n);
+    return ::operator new(n);
+  }
   static void frame_deallocate(void* p, std::size_t n) {
     if (auto* e = sim::detail::t_engine) {
-      e->quarantine(p);
+      e->quarantine(p, n);
     } else {
       ::operator delete(p, n);
     }

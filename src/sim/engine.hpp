@@ -541,14 +541,22 @@ class Engine {
   void frame_created(void* address);
   void frame_destroyed(void* address);
   void frame_awaits(void* address, const source_location& loc);
-  void quarantine(void* p) { quarantine_.push_back(p); }
+  /// Storage for a task frame of `n` bytes (Sim::frame_allocate): a frame an earlier
+  /// execution freed, of that size, else fresh storage (nodes.cpp).
+  void* frame_allocate(std::size_t n);
+  /// A frame freed in this execution: its storage is not handed out again before the execution
+  /// ends, so a primitive that reads a destroyed frame reads what the frame held.
+  void quarantine(void* p, std::size_t n) { quarantine_.push_back({p, n}); }
   /// A primitive's heap node (nodes.cpp): the last freed node of size `n` in this execution,
   /// else fresh storage.
   void* node_allocate(std::size_t n);
   /// Keeps a freed node for reuse by a later node_allocate of this execution.
   void node_deallocate(void* p, std::size_t n);
-  /// Gives every kept node back to the global allocator (the end of an execution).
+  /// The end of an execution: every kept node goes back to the global allocator, the
+  /// quarantined frames to the spare frames of the next execution.
   void release_nodes();
+  /// Gives the spare frames back to the global allocator (the engine's end).
+  void release_frames();
   /// In teardown, unwinds the calling fiber (throws Unwind) when that is safe.
   void abort_point_public() { abort_point(); }
   /// True while a simulated thread (not the host) runs.
@@ -910,7 +918,14 @@ class Engine {
   // Frames.
   std::vector<FrameRecord> frames_;
   AddressMap<std::uint32_t> frame_index_;
-  std::vector<void*> quarantine_;
+  struct FreedFrame {
+    void* storage;
+    std::size_t size;
+  };
+  std::vector<FreedFrame> quarantine_;
+  // Frames freed by earlier executions, by size (few sizes: searched in order), for
+  // frame_allocate: an execution's frames then cost no call to the global allocator.
+  std::vector<std::pair<std::size_t, std::vector<void*>>> spare_frames_;
   // Primitives' heap nodes freed in this execution, by size, last freed last: reused before
   // the global allocator is asked, so reuse follows the execution alone (nodes.cpp).
   std::map<std::size_t, std::vector<void*>> free_nodes_;

@@ -38,7 +38,7 @@ Engine::Engine(Options options)
       spin_reduction_(options.spin_reduction),
       stacks_(options.stack_size ? options.stack_size : default_stack_size()) {}
 
-Engine::~Engine() = default;
+Engine::~Engine() { release_frames(); }
 
 // Long (70 lines): every per-execution field the engine keeps is reset here, in one place,
 // before the first fiber runs, and released after teardown; split, a field is easily missed.
@@ -109,8 +109,6 @@ ExecutionResult Engine::run(Strategy& strategy, const Execution& execution,
     t.stack = Stack{};
     t.fn = nullptr;
   }
-  for (void* p : quarantine_) ::operator delete(p);
-  quarantine_.clear();
   release_nodes();
   queue_.clear();
   pool_waits_.clear();

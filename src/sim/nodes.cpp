@@ -4,6 +4,11 @@
 // on everything the process did before (the trace's strings are allocated in the same size
 // classes as a work item), and a compare-exchange on a recycled pointer (ABA) succeeded in one
 // run of a schedule and failed in the next.
+//
+// Task frames (Sim::frame_allocate) freed in an execution stay quarantined until it ends, then
+// become spare storage that later executions' frames of the same size take, so that an
+// execution's frames do not each cost a call to the global allocator.
+#include <algorithm>
 #include <cstddef>
 #include <new>
 
@@ -36,6 +41,31 @@ void Engine::node_deallocate(void* p, std::size_t n) {
 #endif
 }
 
+void* Engine::frame_allocate(std::size_t n) {
+  for (auto& [size, spare] : spare_frames_) {
+    if (size != n || spare.empty()) continue;
+    void* p = spare.back();
+    spare.pop_back();
+#ifdef SYNCSTRESS_ASAN
+    ASAN_UNPOISON_MEMORY_REGION(p, n);
+#endif
+    return p;
+  }
+  return ::operator new(n);
+}
+
+void Engine::release_frames() {
+  for (auto& [size, spare] : spare_frames_) {
+    for (void* p : spare) {
+#ifdef SYNCSTRESS_ASAN
+      ASAN_UNPOISON_MEMORY_REGION(p, size);
+#endif
+      ::operator delete(p, size);
+    }
+  }
+  spare_frames_.clear();
+}
+
 void Engine::release_nodes() {
   for (auto& [size, nodes] : free_nodes_) {
     for (void* p : nodes) {
@@ -46,6 +76,17 @@ void Engine::release_nodes() {
     }
     nodes.clear();
   }
+  for (const FreedFrame& f : quarantine_) {
+    auto it = std::find_if(spare_frames_.begin(), spare_frames_.end(),
+                           [&](const auto& kept) { return kept.first == f.size; });
+    if (it == spare_frames_.end()) it = spare_frames_.insert(spare_frames_.end(), {f.size, {}});
+    it->second.push_back(f.storage);
+#ifdef SYNCSTRESS_ASAN
+    // A frame used after its execution ended is still reported, as it would be after delete.
+    ASAN_POISON_MEMORY_REGION(f.storage, f.size);
+#endif
+  }
+  quarantine_.clear();
 }
 
 }  // namespace syncstress::sim::detail
