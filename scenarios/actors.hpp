@@ -82,6 +82,8 @@ class Actors {
     state_->tasks.resize(members_.size());
     for (std::size_t i = 0; i < members_.size(); ++i) state_->finished.emplace_back(0);
     std::vector<std::unique_ptr<typename P::thread>> threads;
+    // Where allocations are no choices of the platform's scheduler, in one allocation.
+    if constexpr (!allocations_are_choices<P>()) threads.reserve(members_.size());
     for (std::size_t i = 0; i < members_.size(); ++i) {
       if constexpr (requires(const typename P::thread& t) { P::next_thread_twin_of(t); }) {
         if (const auto twin = previous_with_role(i)) P::next_thread_twin_of(*threads[*twin]);

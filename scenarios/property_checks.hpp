@@ -45,6 +45,12 @@ class PropertyChecks {
                source_location loc = source_location::current()) {
     if (allocations_are_choices<P>() || !ok) require(c, ok, make_message(), loc);
   }
+  /// The same with a fixed message, built into a string only on a breach (as above, every
+  /// time where allocations are choices).
+  void require(Claim c, bool ok, const char* message,
+               source_location loc = source_location::current()) {
+    if (allocations_are_choices<P>() || !ok) require(c, ok, std::string(message), loc);
+  }
   /// A breach of the kind's own contract (primitives/README.md, "Kind interfaces"), which no
   /// claim names because every primitive is held to it: `property` is its id in reports. Ends
   /// the execution as a claimed breach does.
