@@ -6,9 +6,10 @@
 // (the same Mazurkiewicz trace); every violation and every final state of the program is
 // reached by some execution of each class, so exploring one execution per class is enough.
 // Two steps are dependent when they are of different threads and touch the same object with at
-// least one write (Access): atomics, mutexes, events, parkers, wait-on-address words, threads
-// (spawn, start, exit, join), the pool's queue and coroutine frames, and the data a step
-// declares through Sim::note_access (cells, the scenario harness's counters).
+// least one write (Access): atomics, mutexes, events, parkers, wait-on-address words and their
+// wait lists (a wake touches the list alone), threads (spawn, start, exit, join), the pool's
+// queue and coroutine frames, and the data a step declares through Sim::note_access (cells, the
+// scenario harness's counters).
 //
 // After each execution its races are computed from vector clocks: a step e of thread p races
 // with a later dependent step e' of thread q when e happens before e' through no other step

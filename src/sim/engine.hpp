@@ -314,14 +314,18 @@ class Engine {
   /// A non-blocking operation on `obj` was performed: record it and let the strategy pick
   /// who runs next. In teardown: may throw Unwind (see the file comment).
   /// `writes` is false for an operation that changes nothing (a load, a failed CAS): two such
-  /// steps of different threads commute (see Access). `values` are formatted only when traced.
+  /// steps of different threads commute (see Access). `touches` is false for an operation a
+  /// reducing search sees only through the accesses it noted itself (a wake by address, which
+  /// touches the address's wait list, not its value): `obj` then only names it in the trace.
+  /// `values` are formatted only when traced.
   /// Inline for a search's common case (no trace, no step observer, not in teardown): the
   /// step is counted and schedule() tail-called, so an operation that ends with its step (a
   /// lock, an unlock) returns from the switch straight into its caller.
   void step(Kind kind, const void* obj, std::string_view op, TraceValues values,
-            const source_location& loc, Point point = Point::plain, bool writes = true) {
+            const source_location& loc, Point point = Point::plain, bool writes = true,
+            bool touches = true) {
     if (aborting_ || observe_ || tracing_) [[unlikely]] {
-      step_noted(kind, obj, op, values, loc, point, writes);
+      step_noted(kind, obj, op, values, loc, point, writes, touches);
       return;
     }
     if (spin_reduction_ && !spin_step(kind, obj, loc, writes)) return;
@@ -600,7 +604,7 @@ class Engine {
               const source_location& loc);
   /// step() with its trace entry and observed accesses, or in teardown.
   void step_noted(Kind kind, const void* obj, std::string_view op, TraceValues values,
-                  source_location loc, Point point, bool writes);
+                  source_location loc, Point point, bool writes, bool touches);
   /// A blocking step's trace entry and, where `observed`, its accesses. A join, a lock or a
   /// semaphore's acquire that blocks is not observed: the exit, unlock or release it waits for
   /// wakes every waiter (a lock's or a semaphore's waiters then try again), so whether a thread

@@ -108,7 +108,7 @@ bool Engine::in_teardown(After after) {
 }
 
 void Engine::step_noted(Kind kind, const void* obj, std::string_view op, TraceValues values,
-                        source_location loc, Point point, bool writes) {
+                        source_location loc, Point point, bool writes, bool touches) {
   const ModelNote note = std::exchange(model_note_, {});
   if (aborting_) {
     // A coroutine resumed in teardown stops at its first operation (see engine.hpp).
@@ -126,7 +126,7 @@ void Engine::step_noted(Kind kind, const void* obj, std::string_view op, TraceVa
   }
   ++steps_;
   // An access the step made already adds nothing (and keeps a join's or a lock's mark).
-  if (observe_ && obj != nullptr && !covered(obj, writes)) {
+  if (observe_ && obj != nullptr && touches && !covered(obj, writes)) {
     touch(obj, writes);
     if (note.obj == obj) {
       accesses_.back().store = note.store;

@@ -60,7 +60,10 @@ void Engine::wake_address(const void* obj, bool all, std::string_view op,
     }
   }
   auto woke = [woken] { return "woke " + std::to_string(woken); };
-  step(Kind::atomic, obj, op, woke, loc);
+  // The wake touches the wait list (collect_waiters, wake_all_waiters), not the value: it
+  // commutes with every load and store of the word. A wait that found the value it waits for
+  // goes on the wait list, and so races with the wake (the lost wake-up).
+  step(Kind::atomic, obj, op, woke, loc, Point::plain, /*writes=*/true, /*touches=*/false);
 }
 
 // mutex_lock and mutex_unlock end with their step, which tail-calls the switch (Engine::step),
