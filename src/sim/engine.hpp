@@ -93,6 +93,7 @@
 #include "schedules/strategy.hpp"
 #include "sim/address_map.hpp"
 #include "sim/fiber.hpp"
+#include "sim/free_list.hpp"
 #include "sim/memory.hpp"
 #include "sim/runnable_set.hpp"
 #include "sim/runtime.hpp"
@@ -559,8 +560,6 @@ class Engine {
   /// The end of an execution: every kept node goes back to the global allocator, the
   /// quarantined frames to the spare frames of the next execution.
   void release_nodes();
-  /// Gives the spare frames back to the global allocator (the engine's end).
-  void release_frames();
   /// In teardown, unwinds the calling fiber (throws Unwind) when that is safe.
   void abort_point_public() { abort_point(); }
   /// True while a simulated thread (not the host) runs.
@@ -927,12 +926,12 @@ class Engine {
     std::size_t size;
   };
   std::vector<FreedFrame> quarantine_;
-  // Frames freed by earlier executions, by size (few sizes: searched in order), for
-  // frame_allocate: an execution's frames then cost no call to the global allocator.
-  std::vector<std::pair<std::size_t, std::vector<void*>>> spare_frames_;
-  // Primitives' heap nodes freed in this execution, by size, last freed last: reused before
-  // the global allocator is asked, so reuse follows the execution alone (nodes.cpp).
-  std::map<std::size_t, std::vector<void*>> free_nodes_;
+  // Frames freed by earlier executions, for frame_allocate: an execution's frames then cost
+  // no call to the global allocator.
+  FreeList spare_frames_;
+  // Primitives' heap nodes freed in this execution: reused before the global allocator is
+  // asked, so reuse follows the execution alone (nodes.cpp).
+  FreeList free_nodes_;
 };
 
 /// The engine running an execution on this OS thread; null outside run().

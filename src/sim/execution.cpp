@@ -38,7 +38,7 @@ Engine::Engine(Options options)
       spin_reduction_(options.spin_reduction),
       stacks_(options.stack_size ? options.stack_size : default_stack_size()) {}
 
-Engine::~Engine() { release_frames(); }
+Engine::~Engine() = default;
 
 // Long (70 lines): every per-execution field the engine keeps is reset here, in one place,
 // before the first fiber runs, and released after teardown; split, a field is easily missed.
