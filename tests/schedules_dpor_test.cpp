@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <coroutine>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "platform/sim.hpp"
+#include "platform/task.hpp"
 #include "schedules/dpor_strategy.hpp"
 #include "schedules/exhaustive_strategy.hpp"
 #include "schedules/memory_model_strategy.hpp"
@@ -564,6 +566,57 @@ TEST(Dpor, RandomProgramsThatWaitOnAnAddressReachWhatThePlainSearchReaches) {
     EXPECT_LT(c.reduced * 3, c.plain);
     c.record();
   }
+}
+
+// A coroutine that suspends by publishing its handle, for another thread to resume it.
+struct published {
+  Sim::atomic<void*>& slot;
+  bool await_ready() noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) noexcept { slot.store(h.address()); }
+  void await_resume() noexcept {}
+};
+
+task<Sim> published_child(Sim::atomic<void*>& slot) { co_await published{slot}; }
+
+task<Sim> awaiting_parent(Sim::atomic<void*>& slot, ThreadId& ran_on) {
+  co_await published_child(slot);
+  ran_on = sim::current_thread();
+}
+
+// The final states of the program below under `s`: the thread the parent went on on.
+std::set<ThreadId> awaiting_parent_resumed_on(Strategy& s) {
+  sim::Options o;
+  o.record_trace = false;
+  sim::Runtime runtime(o);
+  std::set<ThreadId> out;
+  while (const auto execution = s.new_execution()) {
+    ThreadId ran_on = 0;
+    const auto r = runtime.run(s, *execution, [&] {
+      Sim::atomic<void*> slot{nullptr};
+      task<Sim> parent = awaiting_parent(slot, ran_on);
+      Sim::thread starter([&] { parent.start(); });
+      Sim::thread resumer([&] {
+        // Too early, it leaves the child suspended, and the parent never goes on (0).
+        if (void* h = slot.load()) Sim::resume(std::coroutine_handle<>::from_address(h));
+      });
+      starter.join();
+      resumer.join();
+    });
+    if (r.outcome == sim::Outcome::completed) out.insert(ran_on);
+  }
+  return out;
+}
+
+TEST(Dpor, WhichThreadGoesOnWithAnAwaitingCoroutineIsARaceTheSearchReverses) {
+  // The parent awaits a child that another thread resumes: whichever of the child's end and
+  // the parent's suspension comes second goes on with the parent (task<P>'s hand-off), on the
+  // resumer's thread or, if the child ended first, on the starter's. The hand-off is an
+  // access the reduction sees, so both orders are explored.
+  ExhaustiveStrategy plain;
+  DporStrategy reduced;
+  const std::set<ThreadId> all = awaiting_parent_resumed_on(plain);
+  EXPECT_EQ(all, (std::set<ThreadId>{0, 1, 2}));
+  EXPECT_EQ(awaiting_parent_resumed_on(reduced), all);
 }
 
 TEST(Dpor, TwinThreadsReachTheSameViolationsAndFinalStatesUpToTheirOrder) {

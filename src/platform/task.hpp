@@ -34,9 +34,18 @@ namespace task_detail {
 // (P::harness_acq_rel, sim's), as it cannot see a std::atomic.
 template <class P>
 bool arrive(std::atomic<int>& arrivals) {
+  // Which side arrives second decides which thread runs the awaiting coroutine on: a race the
+  // platform's reducing search must see (Sim::note_access), as both sides write.
+  if constexpr (requires { P::note_access(&arrivals, true); }) P::note_access(&arrivals, true);
   const bool second = arrivals.exchange(1, std::memory_order_acq_rel) == 1;
   if constexpr (requires { P::harness_acq_rel(&arrivals); }) P::harness_acq_rel(&arrivals);
   return second;
+}
+
+/// Names `arrivals` for a reducing search by who made it, not by where it lives.
+template <class P>
+void created(const std::atomic<int>& arrivals) {
+  if constexpr (requires { P::note_created(&arrivals); }) P::note_created(&arrivals);
 }
 
 // The awaiter `co_await a` uses: what a's operator co_await gives, or a itself (a reference).
@@ -120,7 +129,10 @@ struct promise_base {
 template <class P, class T>
 struct promise : promise_base<P, promise<P, T>> {
   std::optional<T> value;
-  promise() { P::frame_created(std::coroutine_handle<promise>::from_promise(*this)); }
+  promise() {
+    P::frame_created(std::coroutine_handle<promise>::from_promise(*this));
+    task_detail::created<P>(this->arrivals);
+  }
   ~promise() { P::frame_destroyed(std::coroutine_handle<promise>::from_promise(*this)); }
   task<P, T> get_return_object() noexcept;
   template <class U>
@@ -131,7 +143,10 @@ struct promise : promise_base<P, promise<P, T>> {
 
 template <class P>
 struct promise<P, void> : promise_base<P, promise<P, void>> {
-  promise() { P::frame_created(std::coroutine_handle<promise>::from_promise(*this)); }
+  promise() {
+    P::frame_created(std::coroutine_handle<promise>::from_promise(*this));
+    task_detail::created<P>(this->arrivals);
+  }
   ~promise() { P::frame_destroyed(std::coroutine_handle<promise>::from_promise(*this)); }
   task<P, void> get_return_object() noexcept;
   void return_void() noexcept {}
