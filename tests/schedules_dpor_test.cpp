@@ -494,7 +494,32 @@ struct Comparison {
     ::testing::Test::RecordProperty("reduced_executions", std::to_string(reduced));
     ::testing::Test::RecordProperty("compared", std::to_string(compared));
   }
+  /// It covered enough: at least `at_least` programs, `violations` of them failing (`why` says
+  /// what those are for), and the reduced search ran under a third of the plain one's executions.
+  void expect(int at_least, int violations, const char* why) const {
+    EXPECT_GE(compared, at_least);
+    EXPECT_GE(with_violations, violations) << why;
+    EXPECT_LT(reduced * 3, plain);
+    record();
+  }
 };
+
+/// How much of a comparison a build runs. Under ASan the plain search runs some forty times
+/// slower: fewer programs, only those it ends within a smaller cap, and fewer compared.
+struct Budget {
+  std::uint64_t seeds;
+  std::uint64_t plain_cap;
+  int at_least;
+};
+constexpr Budget budget(Budget under_asan, Budget release) {
+#ifdef SYNCSTRESS_ASAN
+  (void)release;
+  return under_asan;
+#else
+  (void)under_asan;
+  return release;
+#endif
+}
 
 Comparison compare_with_plain(Program (*make)(std::uint64_t), std::uint64_t seeds,
                               MemoryModel memory, std::uint64_t plain_cap) {
@@ -527,22 +552,9 @@ TEST(Dpor, UnderTheCppModelRandomProgramsReachWhatThePlainSearchReaches) {
   // under the C++ model, where a load chooses the store it reads and a store its place in
   // modification order: the reduced search must reach every final state and violation the
   // plain one does.
-#ifdef SYNCSTRESS_ASAN
-  // Some forty times slower under ASan: the programs whose plain search ends in 5,000.
-  constexpr std::uint64_t kSeeds = 60;
-  constexpr std::uint64_t kPlainCap = 5'000;
-  constexpr int kAtLeast = 10;
-#else
-  constexpr std::uint64_t kSeeds = 60;
-  constexpr std::uint64_t kPlainCap = 100'000;
-  constexpr int kAtLeast = 30;
-#endif
-  const Comparison c =
-      compare_with_plain(random_ordered_program, kSeeds, MemoryModel::c11, kPlainCap);
-  EXPECT_GE(c.compared, kAtLeast);
-  EXPECT_GE(c.with_violations, 1) << "the suite should hold programs that fail";
-  EXPECT_LT(c.reduced * 3, c.plain);
-  c.record();
+  constexpr Budget b = budget({60, 5'000, 10}, {60, 100'000, 30});
+  compare_with_plain(random_ordered_program, b.seeds, MemoryModel::c11, b.plain_cap)
+      .expect(b.at_least, 1, "the suite should hold programs that fail");
 }
 
 TEST(Dpor, RandomProgramsThatWaitOnAnAddressReachWhatThePlainSearchReaches) {
@@ -550,21 +562,10 @@ TEST(Dpor, RandomProgramsThatWaitOnAnAddressReachWhatThePlainSearchReaches) {
   // stores of the word, and races with the waits that go on the list (the lost wake-up). The
   // reduced search must still reach every final state and violation (deadlocks included) the
   // plain one does, sequentially consistent and under the C++ model.
-#ifdef SYNCSTRESS_ASAN
-  constexpr std::uint64_t kSeeds = 60;
-  constexpr std::uint64_t kPlainCap = 5'000;
-  constexpr int kAtLeast = 15;
-#else
-  constexpr std::uint64_t kSeeds = 200;
-  constexpr std::uint64_t kPlainCap = 20'000;
-  constexpr int kAtLeast = 100;
-#endif
+  constexpr Budget b = budget({60, 5'000, 15}, {200, 20'000, 100});
   for (const MemoryModel memory : {MemoryModel::sc, MemoryModel::c11}) {
-    const Comparison c = compare_with_plain(random_waiting_program, kSeeds, memory, kPlainCap);
-    EXPECT_GE(c.compared, kAtLeast);
-    EXPECT_GE(c.with_violations, 3) << "the suite should hold programs that lose a wake-up";
-    EXPECT_LT(c.reduced * 3, c.plain);
-    c.record();
+    compare_with_plain(random_waiting_program, b.seeds, memory, b.plain_cap)
+        .expect(b.at_least, 3, "the suite should hold programs that lose a wake-up");
   }
 }
 
