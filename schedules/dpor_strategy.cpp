@@ -15,14 +15,16 @@ std::uint64_t mix(std::uint64_t x) {
 
 /// Adds `more` to `into`, one entry per object (a write wins over a read).
 void merge_accesses(std::vector<Access>& into, std::span<const Access> more) {
+  // A free read stays apart from another answer's access to the same object (a
+  // compare-exchange's success, which writes): a sleeper tells the two apart (wakes()).
   for (const Access& a : more) {
-    auto it = std::find_if(into.begin(), into.end(),
-                           [&](const Access& b) { return b.object == a.object; });
+    auto it = std::find_if(into.begin(), into.end(), [&](const Access& b) {
+      return b.object == a.object && b.free_read == a.free_read;
+    });
     if (it == into.end()) {
       into.push_back(a);
     } else {
       it->write = it->write || a.write;
-      it->free_read = it->free_read && a.free_read;
     }
   }
 }
@@ -34,8 +36,9 @@ bool DporStrategy::has(const std::vector<ThreadId>& set, ThreadId t) {
 }
 
 bool DporStrategy::sleeps_in(const std::vector<Sleeper>& sleepers, ThreadId t) {
-  return std::any_of(sleepers.begin(), sleepers.end(),
-                     [t](const Sleeper& s) { return s.thread == t && !s.partial; });
+  return std::any_of(sleepers.begin(), sleepers.end(), [t](const Sleeper& s) {
+    return s.thread == t && !s.partial && !s.writes_woken;
+  });
 }
 
 bool DporStrategy::asleep(const Node& node, ThreadId t) const { return sleeps_in(node.sleep, t); }
@@ -48,18 +51,30 @@ void DporStrategy::hash_answer(std::uint64_t answer, std::uint64_t bound) {
 
 DporStrategy::Wake DporStrategy::wakes(std::span<const Access> sleeper,
                                        std::span<const Access> taken) const {
-  Wake w = Wake::none;
+  Wake w;
   for (const Access& x : sleeper) {
     for (const Access& y : taken) {
       if (x.object != y.object || !(x.write || y.write)) continue;
-      // A free read taken now reads what it could have read after the sleeper's step.
-      if (reads_freely(y)) continue;
+      // A free read taken now reads what it could have read after the sleeper's step; a failing
+      // compare-exchange's race with the write that closed a store to it (Access::races_store)
+      // names a write made already, never the sleeper's.
+      if (reads_freely(y) || (y.races_store && !preemption_bound_)) continue;
       // The sleeper's free read could now read this write's store too.
       if (reads_freely(x)) {
-        w = Wake::partial;
+        w.partial = true;
         continue;
       }
-      return Wake::full;
+      // A compare-exchange's success against another read: its failures, free reads of the
+      // same object, commute with that read.
+      const bool fails_freely = std::any_of(sleeper.begin(), sleeper.end(), [&](const Access& a) {
+        return a.object == x.object && reads_freely(a);
+      });
+      if (x.write && !y.write && !y.follows_write && fails_freely) {
+        w.writes = true;
+        continue;
+      }
+      w.full = true;
+      return w;
     }
   }
   return w;
@@ -79,25 +94,32 @@ void DporStrategy::index_stores(std::span<const Access> accesses, std::uint32_t 
   }
 }
 
-void DporStrategy::reading(std::span<const std::uint64_t> stores, bool load) {
+void DporStrategy::reading(std::span<const std::uint64_t> stores,
+                           std::span<const std::uint8_t> writes) {
   // With one store to read there is no choice to follow: nothing is left pending for another.
   // A compare-exchange's answer is hashed (it says whether it succeeded).
   const bool choice = stores.size() > 1;
-  pending_read_ = choice && load;
+  pending_read_ = choice && writes.empty();
   pending_only_.reset();
   if (preemption_bound_) return;
-  // The stores older than a partly woken sleeper's sleep are read in executions it stands for.
+  // The stores older than a partly woken sleeper's sleep are read in executions it stands for;
+  // so are a compare-exchange's failures where it was woken for its successes alone.
   std::optional<std::uint32_t> since;
+  bool successes = false;
   for (const Sleeper& z : sleep_) {
-    if (z.thread == running_ && z.partial) since = std::max(since.value_or(0), z.since);
+    if (z.thread != running_) continue;
+    if (z.partial) since = std::max(since.value_or(0), z.since);
+    successes = successes || z.writes_woken;
   }
-  if (!since) return;
+  if (!since && !successes) return;
   std::vector<std::uint64_t> only;
   for (std::uint64_t k = 0; k < stores.size(); ++k) {
     // A store made before any step is older than any sleep; one the search did not see made
     // counts as new.
     const auto e = stores[k] == 0 ? std::nullopt : event_of(stores[k]);
-    if (stores[k] != 0 && (!e || *e >= *since)) only.push_back(k);
+    const bool fresh = since && stores[k] != 0 && (!e || *e >= *since);
+    const bool succeeds = successes && k < writes.size() && writes[k] != 0;
+    if (fresh || succeeds) only.push_back(k);
   }
   redundant_step_ = only.empty();
   if (choice) pending_only_ = std::move(only);
@@ -235,9 +257,10 @@ bool DporStrategy::step_taken(ThreadId thread, std::span<const Access> accesses,
     for (const Sleeper& s : from) {
       if ((only && s.thread != *only) || s.thread == thread) continue;
       const Wake w = wakes(s.accesses, accesses);
-      if (w == Wake::full) continue;
+      if (w.full) continue;
       next.push_back(s);
-      if (w == Wake::partial) next.back().partial = true;
+      if (w.partial) next.back().partial = true;
+      if (w.writes) next.back().writes_woken = true;
     }
   };
   if (choosing_node_ >= 0) {

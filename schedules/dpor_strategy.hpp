@@ -36,10 +36,14 @@
 // sleep, the older ones being executions already explored with the load first; when it could
 // read none, its execution ends pruned. A compare-exchange that fails is such a read too, but
 // stays a race with each read-modify-write that read a store holding its expected value
-// (Access::races_store): had it come first, it could have succeeded there. The classes counted
-// are then the same up to the order of such reads and the stores they do not read (a load's
-// answer is hashed as the store it read). Not under a preemption bound, where the order of two
-// steps also counts preemptions.
+// (Access::races_store): had it come first, it could have succeeded there. That race names a
+// write made already, so such a compare-exchange leaves a sleeper asleep. A compare-exchange
+// that sleeps stands for its failures (free reads) and its successes (writes): a read of another
+// thread that is no free read (a wait-on-address value check) wakes it for its successes alone
+// (Sleeper::writes_woken), its failures reading after that read what they could read before it.
+// The classes counted are then the same up to the order of such reads and the stores they do
+// not read (a load's answer is hashed as the store it read). Not under a preemption bound, where
+// the order of two steps also counts preemptions.
 //
 // Under a preemption bound the search stays within the bound, after Coons, Musuvathi and
 // McKinley's bounded partial-order reduction (OOPSLA 2013). Swapping two independent steps can
@@ -136,6 +140,12 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
     // since wrote. It may run, reading only a store made at or after event `since`: reading an
     // older one is an execution already explored with the read first.
     bool partial = false;
+    // Woken for its writing answers: its next step is a compare-exchange that may fail (a free
+    // read) or succeed (a write), and a step since read what it writes without being a free
+    // read. It may run, its choice restricted to the answers where it succeeds (and, partly
+    // woken too, those reading a store made since): failing, it reads what it could have read
+    // before that read, an execution already explored.
+    bool writes_woken = false;
   };
   struct Node {
     bool is_thread = true;
@@ -171,10 +181,17 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
   void last_step(ThreadId thread, std::span<const Access> accesses,
                  std::span<const ThreadId> runnable) override;
   /// Under no preemption bound: a partly woken sleeper's read may read only the stores made
-  /// since it began to sleep (Sleeper::partial), which the next data node's answers follow.
-  void reading(std::span<const std::uint64_t> stores, bool load) override;
-  /// How a step taken (`taken`) affects a sleeper whose next step is `sleeper`.
-  enum class Wake { none, partial, full };
+  /// since it began to sleep (Sleeper::partial), a compare-exchange woken for its successes may
+  /// only succeed (Sleeper::writes_woken), which the next data node's answers follow.
+  void reading(std::span<const std::uint64_t> stores,
+               std::span<const std::uint8_t> writes) override;
+  /// How a step taken (`taken`) affects a sleeper whose next step is `sleeper`: not at all, in
+  /// full, or in part (Sleeper::partial, Sleeper::writes_woken).
+  struct Wake {
+    bool full = false;
+    bool partial = false;
+    bool writes = false;
+  };
   Wake wakes(std::span<const Access> sleeper, std::span<const Access> taken) const;
   /// Whether free reads are ordered after the store they read only (Access::free_read): not
   /// under a preemption bound, where the order of two steps also counts its preemptions.

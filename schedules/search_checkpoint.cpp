@@ -144,7 +144,7 @@ template <class Sleeper>
 json sleepers_to_json(const std::vector<Sleeper>& sleepers) {
   json out = json::array();
   for (const auto& s : sleepers) {
-    out.push_back({s.thread, accesses_to_json(s.accesses), s.since, s.partial});
+    out.push_back({s.thread, accesses_to_json(s.accesses), s.since, s.partial, s.writes_woken});
   }
   return out;
 }
@@ -155,12 +155,12 @@ std::vector<Sleeper> sleepers_from_json(const json& in, const std::string& where
   for (std::size_t i = 0; i < array(in, where).size(); ++i) {
     const std::string at = index(where, i);
     const json& s = array(in[i], at, 2);
-    out.push_back({thread_id(s[0], index(at, 0)), accesses_from_json(s[1], index(at, 1)),
-                   s.size() > 2
-                       ? static_cast<std::uint32_t>(
-                             whole(s[2], index(at, 2), std::numeric_limits<std::uint32_t>::max()))
-                       : 0,
-                   s.size() > 3 && boolean(s[3], index(at, 3))});
+    out.push_back(
+        {thread_id(s[0], index(at, 0)), accesses_from_json(s[1], index(at, 1)),
+         s.size() > 2 ? static_cast<std::uint32_t>(
+                            whole(s[2], index(at, 2), std::numeric_limits<std::uint32_t>::max()))
+                      : 0,
+         s.size() > 3 && boolean(s[3], index(at, 3)), s.size() > 4 && boolean(s[4], index(at, 4))});
   }
   return out;
 }

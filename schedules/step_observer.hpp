@@ -67,11 +67,13 @@ class StepObserver {
 
   /// A free read (Access::free_read) of the step under way is about to choose which store it
   /// reads among `stores` (Access::store, newest in modification order first): the answers of
-  /// the choice that follows, when there are several. `load`: a load, whose answer is the store
-  /// it read alone; else a compare-exchange, whose answer also says whether it succeeds.
-  virtual void reading(std::span<const std::uint64_t> stores, bool load) {
+  /// the choice that follows, when there are several. `writes` is empty for a load, whose
+  /// answer is the store it read alone; for a compare-exchange it holds, per answer, 1 where
+  /// the compare-exchange succeeds there (and so writes), else 0.
+  virtual void reading(std::span<const std::uint64_t> stores,
+                       std::span<const std::uint8_t> writes) {
     (void)stores;
-    (void)load;
+    (void)writes;
   }
 
   /// The execution ends inside a step of `thread` (a failed check, an exception), whose

@@ -398,7 +398,7 @@ class Engine {
                     const source_location& loc) {
     const std::uint64_t n = memory_.choices(current_->id, obj, where, current, mo, loc);
     if (observe_) [[unlikely]]
-      announce_read(obj, n, /*load=*/true);
+      announce_read(obj, n, /*expected=*/nullptr);
     const ReadFrom from = c11_read(n > 1 ? choose(n) : 0, mo, "load", loc);
     if (observe_) [[unlikely]]
       model_note_.store = from.step;
@@ -416,7 +416,7 @@ class Engine {
     // When it fails, a free read racing the read-modify-writes that closed a store holding
     // `expected` to it (see Memory::free()); when it succeeds, a read-modify-write.
     if (observe_) [[unlikely]]
-      announce_read(obj, n, /*load=*/false);
+      announce_read(obj, n, &expected);
     const std::uint64_t k = n > 1 ? choose(n) : 0;
     const ReadFrom from = memory_.candidate(k);
     *success = from.bits == expected;
@@ -468,8 +468,9 @@ class Engine {
   }
   /// A reducing search's part of a read's choice (memory_'s last choices): when the read may
   /// read any store coherence allows (Access::free_read), the observer is told the candidates'
-  /// stores before the choice, and the step's access will say which it read.
-  void announce_read(const void* obj, std::uint64_t n, bool load);
+  /// stores before the choice (for a compare-exchange, whose `expected` is given, also where
+  /// it succeeds), and the step's access will say which it read.
+  void announce_read(const void* obj, std::uint64_t n, const std::uint64_t* expected);
   /// Reads candidate `k` of the memory model's last choices (operation `what` at `loc`).
   ReadFrom c11_read(std::uint64_t k, std::memory_order mo, const char* what,
                     const source_location& loc) {
@@ -865,7 +866,8 @@ class Engine {
     bool closers = false;  // a failing compare-exchange: Memory::closers() are its races
   };
   ModelNote model_note_;
-  std::vector<std::uint64_t> announced_;  // announce_read's stores
+  std::vector<std::uint64_t> announced_;        // announce_read's stores
+  std::vector<std::uint8_t> announced_writes_;  // and, for a compare-exchange, its successes
   Memory memory_;
   /// What a seq_cst fence touches, for a reducing search (their order is what they order).
   char sc_fences_ = 0;

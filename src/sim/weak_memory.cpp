@@ -90,12 +90,17 @@ void Engine::cell_access(const void* obj, bool write, const source_location& loc
   violation(Outcome::violation, "data_race", std::move(message), &loc);
 }
 
-void Engine::announce_read(const void* obj, std::uint64_t n, bool load) {
+void Engine::announce_read(const void* obj, std::uint64_t n, const std::uint64_t* expected) {
   model_note_ = {obj, 0, memory_.free()};
   if (!model_note_.free_read) return;
   announced_.clear();
-  for (std::uint64_t k = 0; k < n; ++k) announced_.push_back(memory_.candidate(k).step);
-  observer_->reading(announced_, load);
+  announced_writes_.clear();
+  for (std::uint64_t k = 0; k < n; ++k) {
+    const ReadFrom candidate = memory_.candidate(k);
+    announced_.push_back(candidate.step);
+    if (expected != nullptr) announced_writes_.push_back(candidate.bits == *expected ? 1 : 0);
+  }
+  observer_->reading(announced_, announced_writes_);
 }
 
 }  // namespace syncstress::sim::detail
