@@ -240,6 +240,8 @@ void DporStrategy::record_step(ThreadId thread, std::span<const Access> accesses
 void DporStrategy::last_step(ThreadId thread, std::span<const Access> accesses,
                              std::span<const ThreadId> runnable) {
   record_step(thread, accesses, runnable);
+  // A step cut short leaves its thread's state unknown: no switch after it is known free.
+  if (choosing_node_ >= 0) path_[static_cast<std::size_t>(choosing_node_)].chosen_stops = false;
   choosing_node_ = -1;
   data_hash_ = 0;
   redundant_step_ = false;
@@ -252,10 +254,10 @@ bool DporStrategy::step_taken(ThreadId thread, std::span<const Access> accesses,
   // The sleep set after this step: the sleepers (and, below a choice, the threads explored
   // there before) whose next step is independent of this one keep sleeping.
   std::vector<Sleeper> next;
-  // `only`: of `from`, that thread alone.
-  auto keep = [&](const std::vector<Sleeper>& from, std::optional<ThreadId> only = {}) {
+  // Of `from`, those `which` picks.
+  auto keep = [&](const std::vector<Sleeper>& from, auto&& which) {
     for (const Sleeper& s : from) {
-      if ((only && s.thread != *only) || s.thread == thread) continue;
+      if (!which(s) || s.thread == thread) continue;
       const Wake w = wakes(s.accesses, accesses);
       if (w.full) continue;
       next.push_back(s);
@@ -263,17 +265,24 @@ bool DporStrategy::step_taken(ThreadId thread, std::span<const Access> accesses,
       if (w.writes) next.back().writes_woken = true;
     }
   };
+  const auto every = [](const Sleeper&) { return true; };
   if (choosing_node_ >= 0) {
-    const Node& node = path_[static_cast<std::size_t>(choosing_node_)];
-    keep(node.sleep);
+    Node& node = path_[static_cast<std::size_t>(choosing_node_)];
+    node.chosen_stops =
+        node.chosen_stops && std::find(runnable.begin(), runnable.end(), thread) == runnable.end();
+    keep(node.sleep, every);
     if (!preemption_bound_) {
-      keep(node.done);
-    } else if (node.continuing < node.bound) {
-      // Under a bound only the thread that could have gone on sleeps (see the header).
-      keep(node.done, node.runnable[node.continuing]);
+      keep(node.done, every);
+    } else {
+      // Under a bound only the thread that could have gone on sleeps, and those whose step here
+      // left them unable to go on (see the header).
+      keep(node.done, [&](const Sleeper& s) {
+        return s.stops ||
+               (node.continuing < node.bound && s.thread == node.runnable[node.continuing]);
+      });
     }
   } else {
-    keep(sleep_);
+    keep(sleep_, every);
   }
   sleep_ = std::move(next);
   prefix_.step(thread, accesses, choosing_node_ >= 0);
@@ -582,7 +591,9 @@ bool DporStrategy::next_alternative(Node& node) {
   }
   node.done.push_back(
       {node.runnable[node.chosen], std::move(node.chosen_accesses), node.events_before});
+  node.done.back().stops = node.chosen_stops;
   node.chosen_accesses.clear();
+  node.chosen_stops = true;
   if (never_wakes(node)) return false;
   for (const ThreadId t : node.backtrack) {
     if (const auto i = to_try(node, t)) {

@@ -58,8 +58,11 @@
 //   branches. Moving that thread's step from where an execution of a later branch takes it
 //   back to the node never adds a preemption (the switch away from it at the node is already
 //   one, and the switch to it later, then away, costs at least what going straight on does),
-//   so the execution it stands for is within the bound too. Another thread explored there
-//   could need one more preemption at the node, and does not sleep.
+//   so the execution it stands for is within the bound too. So does a thread whose step there
+//   left it unable to go on (it blocked or exited, in every data branch: Sleeper::stops): moved
+//   back to the node, its step is followed by a switch that is no preemption, and the switches
+//   to it and away from it where it was taken become one, no dearer. Another thread explored
+//   there could need one more preemption after its step at the node, and does not sleep.
 // A bounded pass with the reduction is not guaranteed to reach every schedule within the bound
 // (a lock, join or semaphore acquire that blocks touches nothing the reduction sees, and a lock
 // after an unlock is no race, so the search does not try a thread's lock while another holds
@@ -146,6 +149,9 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
     // woken too, those reading a store made since): failing, it reads what it could have read
     // before that read, an execution already explored.
     bool writes_woken = false;
+    // Of a node's explored threads: its step there left it unable to go on (blocked or exited)
+    // in every data branch, so that switching away after it is no preemption (see the header).
+    bool stops = false;
   };
   struct Node {
     bool is_thread = true;
@@ -157,6 +163,7 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
     std::vector<Sleeper> done;            // explored before the current choice
     std::vector<Sleeper> sleep;           // inherited: explored elsewhere, independent since
     std::vector<Access> chosen_accesses;  // the chosen thread's step here (all data branches)
+    bool chosen_stops = true;             // and it left the thread unable to go on in all of them
     std::uint64_t continuing = 0;         // index of the thread that could go on (bound: none)
     std::uint32_t preemptions_before = 0;
     std::uint64_t branch_start = 0;   // explored_ before the first execution of the current choice

@@ -144,7 +144,8 @@ template <class Sleeper>
 json sleepers_to_json(const std::vector<Sleeper>& sleepers) {
   json out = json::array();
   for (const auto& s : sleepers) {
-    out.push_back({s.thread, accesses_to_json(s.accesses), s.since, s.partial, s.writes_woken});
+    out.push_back(
+        {s.thread, accesses_to_json(s.accesses), s.since, s.partial, s.writes_woken, s.stops});
   }
   return out;
 }
@@ -160,7 +161,8 @@ std::vector<Sleeper> sleepers_from_json(const json& in, const std::string& where
          s.size() > 2 ? static_cast<std::uint32_t>(
                             whole(s[2], index(at, 2), std::numeric_limits<std::uint32_t>::max()))
                       : 0,
-         s.size() > 3 && boolean(s[3], index(at, 3)), s.size() > 4 && boolean(s[4], index(at, 4))});
+         s.size() > 3 && boolean(s[3], index(at, 3)), s.size() > 4 && boolean(s[4], index(at, 4)),
+         s.size() > 5 && boolean(s[5], index(at, 5))});
   }
   return out;
 }
@@ -223,7 +225,7 @@ json DporStrategy::checkpoint() const {
     path.push_back({n.is_thread, n.bound, n.chosen, n.runnable, n.backtrack,
                     sleepers_to_json(n.done), sleepers_to_json(n.sleep),
                     accesses_to_json(n.chosen_accesses), n.continuing, n.preemptions_before,
-                    n.in_prefix, n.events_before, n.restricted, n.only});
+                    n.in_prefix, n.events_before, n.restricted, n.only, n.chosen_stops});
   }
   json events = json::array();
   for (const Event& e : events_) {
@@ -279,6 +281,7 @@ void DporStrategy::resume(const json& position) {
         bad(index(at, 13), "must be ascending");
       }
     }
+    if (n.size() > 14) node.chosen_stops = boolean(n[14], index(at, 14));
     if (node.bound == 0 || node.chosen >= node.bound) {
       bad(index(at, 2), "(the answer taken) must be below its bound " + std::to_string(node.bound));
     }
