@@ -180,18 +180,33 @@ Program random_program(std::uint64_t seed) {
   return p;
 }
 
+// The memory orders a load, a store and a read-modify-write may take.
+constexpr std::memory_order kLoad[] = {std::memory_order_relaxed, std::memory_order_acquire,
+                                       std::memory_order_seq_cst};
+constexpr std::memory_order kStore[] = {std::memory_order_relaxed, std::memory_order_release,
+                                        std::memory_order_seq_cst};
+constexpr std::memory_order kRmw[] = {std::memory_order_relaxed, std::memory_order_acquire,
+                                      std::memory_order_release, std::memory_order_acq_rel,
+                                      std::memory_order_seq_cst};
+
+// An operation drawn from `kinds` on one of `objects` objects with the value 0 or 1, of a memory
+// order drawn among those its kind may take (a load's for a wait, none for a wake).
+template <std::size_t N>
+Op random_op(Xoshiro256& rng, const OpKind (&kinds)[N], int objects) {
+  const OpKind kind = kinds[rng.below(N)];
+  Op op{kind, static_cast<int>(rng.below(static_cast<std::uint64_t>(objects))),
+        static_cast<int>(rng.below(2))};
+  if (kind == OpKind::load || kind == OpKind::wait_once) op.order = kLoad[rng.below(3)];
+  if (kind == OpKind::store) op.order = kStore[rng.below(3)];
+  if (kind == OpKind::fetch_add || kind == OpKind::cas) op.order = kRmw[rng.below(5)];
+  return op;
+}
+
 // The random program of `seed` with a random memory order on each atomic operation (relaxed,
 // acquire or release as the operation allows, acq_rel, seq_cst), for the C++ model.
 Program random_ordered_program(std::uint64_t seed) {
   Program p = random_program(seed);
   Xoshiro256 rng(seed ^ 0x6f72646572ULL);
-  constexpr std::memory_order kLoad[] = {std::memory_order_relaxed, std::memory_order_acquire,
-                                         std::memory_order_seq_cst};
-  constexpr std::memory_order kStore[] = {std::memory_order_relaxed, std::memory_order_release,
-                                          std::memory_order_seq_cst};
-  constexpr std::memory_order kRmw[] = {std::memory_order_relaxed, std::memory_order_acquire,
-                                        std::memory_order_release, std::memory_order_acq_rel,
-                                        std::memory_order_seq_cst};
   for (auto& ops : p.threads) {
     for (Op& op : ops) {
       switch (op.kind) {
@@ -229,28 +244,13 @@ Program random_waiting_program(std::uint64_t seed) {
   Xoshiro256 rng(seed ^ 0x77616974ULL);
   constexpr OpKind kKinds[] = {OpKind::store,     OpKind::fetch_add, OpKind::load,
                                OpKind::wait_once, OpKind::wake_one,  OpKind::wake_all};
-  constexpr std::memory_order kLoad[] = {std::memory_order_relaxed, std::memory_order_acquire,
-                                         std::memory_order_seq_cst};
-  constexpr std::memory_order kStore[] = {std::memory_order_relaxed, std::memory_order_release,
-                                          std::memory_order_seq_cst};
-  constexpr std::memory_order kRmw[] = {std::memory_order_relaxed, std::memory_order_acquire,
-                                        std::memory_order_release, std::memory_order_acq_rel,
-                                        std::memory_order_seq_cst};
   Program p;
   p.objects = 1 + static_cast<int>(rng.below(2));
   const auto threads = 2 + rng.below(2);
   for (std::uint64_t t = 0; t < threads; ++t) {
     std::vector<Op> ops;
     const auto n = threads == 3 ? 2 : 2 + rng.below(2);
-    for (std::uint64_t i = 0; i < n; ++i) {
-      const OpKind kind = kKinds[rng.below(std::size(kKinds))];
-      Op op{kind, static_cast<int>(rng.below(static_cast<std::uint64_t>(p.objects))),
-            static_cast<int>(rng.below(2))};
-      if (kind == OpKind::load || kind == OpKind::wait_once) op.order = kLoad[rng.below(3)];
-      if (kind == OpKind::store) op.order = kStore[rng.below(3)];
-      if (kind == OpKind::fetch_add) op.order = kRmw[rng.below(5)];
-      ops.push_back(op);
-    }
+    for (std::uint64_t i = 0; i < n; ++i) ops.push_back(random_op(rng, kKinds, p.objects));
     p.threads.push_back(std::move(ops));
   }
   return p;
@@ -266,26 +266,11 @@ Program random_contended_program(std::uint64_t seed) {
   constexpr OpKind kKinds[] = {OpKind::cas,       OpKind::cas,     OpKind::cas,
                                OpKind::load,      OpKind::store,   OpKind::fetch_add,
                                OpKind::wait_once, OpKind::wake_one};
-  constexpr std::memory_order kLoad[] = {std::memory_order_relaxed, std::memory_order_acquire,
-                                         std::memory_order_seq_cst};
-  constexpr std::memory_order kStore[] = {std::memory_order_relaxed, std::memory_order_release,
-                                          std::memory_order_seq_cst};
-  constexpr std::memory_order kRmw[] = {std::memory_order_relaxed, std::memory_order_acquire,
-                                        std::memory_order_release, std::memory_order_acq_rel,
-                                        std::memory_order_seq_cst};
   Program p;
   p.objects = 1 + static_cast<int>(rng.below(2));
   for (int t = 0; t < 2; ++t) {
     std::vector<Op> ops;
-    for (int i = 0; i < 3; ++i) {
-      const OpKind kind = kKinds[rng.below(std::size(kKinds))];
-      Op op{kind, static_cast<int>(rng.below(static_cast<std::uint64_t>(p.objects))),
-            static_cast<int>(rng.below(2))};
-      if (kind == OpKind::load || kind == OpKind::wait_once) op.order = kLoad[rng.below(3)];
-      if (kind == OpKind::store) op.order = kStore[rng.below(3)];
-      if (kind == OpKind::fetch_add || kind == OpKind::cas) op.order = kRmw[rng.below(5)];
-      ops.push_back(op);
-    }
+    for (int i = 0; i < 3; ++i) ops.push_back(random_op(rng, kKinds, p.objects));
     p.threads.push_back(std::move(ops));
   }
   return p;
