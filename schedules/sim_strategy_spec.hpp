@@ -45,8 +45,8 @@ struct ExhaustiveParams {
   std::string describe() const;
   /// Whether its shards together repeat work the whole search does once: the reduced search
   /// under a bound. The top of a split search explores every thread, and under a bound only
-  /// the thread that could go on sleeps (schedules/dpor_strategy.hpp), so the extra branches
-  /// run whole instead of ending at once.
+  /// the thread that could go on sleeps, and those its step blocked or ended
+  /// (schedules/dpor_strategy.hpp), so the extra branches run whole instead of ending at once.
   bool split_repeats_work() const { return reduce && preemptions.has_value(); }
 };
 
