@@ -462,24 +462,35 @@ TEST(Dpor, TryLockAndLockReachWhatThePlainSearchReaches) {
   EXPECT_EQ(finals(reduced), all);
 }
 
+/// How much of a comparison a build runs. Under ASan the plain search runs some forty times
+/// slower: fewer programs, only those it ends within a smaller cap, and fewer compared.
+struct Budget {
+  std::uint64_t seeds;
+  std::uint64_t plain_cap;
+  int at_least;
+};
+constexpr Budget budget(Budget under_asan, Budget release) {
+#ifdef SYNCSTRESS_ASAN
+  (void)release;
+  return under_asan;
+#else
+  (void)under_asan;
+  return release;
+#endif
+}
+
 TEST(Dpor, RandomProgramsReachTheSameViolationsAndFinalStatesInFewerExecutions) {
   std::uint64_t plain_total = 0, reduced_total = 0;
   int with_violations = 0, compared = 0;
-#ifdef SYNCSTRESS_ASAN
-  // Under ASan the plain search runs some forty times slower: only the programs it finishes
-  // in 5,000 executions are compared (the Release build compares all twenty).
-  constexpr std::uint64_t kPlainCap = 5'000;
-  constexpr int kAtLeast = 3;
-#else
-  constexpr std::uint64_t kPlainCap = ~std::uint64_t{0};
-  constexpr int kAtLeast = 20;
-#endif
-  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+  // Under ASan only the programs the plain search finishes in 5,000 executions are compared (the
+  // Release build compares all twenty).
+  constexpr Budget b = budget({20, 5'000, 3}, {20, ~std::uint64_t{0}, 20});
+  for (std::uint64_t seed = 1; seed <= b.seeds; ++seed) {
     const Program p = random_program(seed);
     ExhaustiveStrategy plain;
     DporStrategy reduced;
-    const auto all = explore(p, plain, kPlainCap);
-    if (!plain.complete() && all.executions == kPlainCap) continue;
+    const auto all = explore(p, plain, b.plain_cap);
+    if (!plain.complete() && all.executions == b.plain_cap) continue;
     ++compared;
     const auto some = explore(p, reduced);
     ASSERT_TRUE(plain.complete());
@@ -494,8 +505,9 @@ TEST(Dpor, RandomProgramsReachTheSameViolationsAndFinalStatesInFewerExecutions) 
     reduced_total += some.executions;
     with_violations += all.violations.empty() ? 0 : 1;
   }
-  EXPECT_GE(compared, kAtLeast);
-  EXPECT_GE(with_violations, kAtLeast == 20 ? 3 : 1) << "the suite should hold programs that fail";
+  EXPECT_GE(compared, b.at_least);
+  EXPECT_GE(with_violations, b.at_least == 20 ? 3 : 1)
+      << "the suite should hold programs that fail";
   EXPECT_LT(reduced_total * 3, plain_total);
   ::testing::Test::RecordProperty("plain_executions", std::to_string(plain_total));
   ::testing::Test::RecordProperty("reduced_executions", std::to_string(reduced_total));
@@ -523,23 +535,6 @@ struct Comparison {
     record();
   }
 };
-
-/// How much of a comparison a build runs. Under ASan the plain search runs some forty times
-/// slower: fewer programs, only those it ends within a smaller cap, and fewer compared.
-struct Budget {
-  std::uint64_t seeds;
-  std::uint64_t plain_cap;
-  int at_least;
-};
-constexpr Budget budget(Budget under_asan, Budget release) {
-#ifdef SYNCSTRESS_ASAN
-  (void)release;
-  return under_asan;
-#else
-  (void)under_asan;
-  return release;
-#endif
-}
 
 Comparison compare_with_plain(Program (*make)(std::uint64_t), std::uint64_t seeds,
                               MemoryModel memory, std::uint64_t plain_cap) {
@@ -691,18 +686,12 @@ TEST(Dpor, TwinThreadsReachTheSameViolationsAndFinalStatesUpToTheirOrder) {
   // the twins' results taken as a multiset.
   std::uint64_t plain_total = 0, untwinned_total = 0, twinned_total = 0;
   int compared = 0, with_violations = 0;
-#ifdef SYNCSTRESS_ASAN
-  // Some forty times slower under ASan: the programs whose plain search ends in 30,000.
-  constexpr std::uint64_t kPlainCap = 30'000;
-  constexpr int kAtLeast = 1;
-#else
-  constexpr std::uint64_t kPlainCap = 100'000;
-  constexpr int kAtLeast = 10;
-#endif
-  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+  // Under ASan the programs whose plain search ends in 30,000 executions.
+  constexpr Budget b = budget({30, 30'000, 1}, {30, 100'000, 10});
+  for (std::uint64_t seed = 1; seed <= b.seeds; ++seed) {
     const Program p = random_program(seed, /*twins=*/true);
     ExhaustiveStrategy plain;
-    const auto all = explore(p, plain, kPlainCap);
+    const auto all = explore(p, plain, b.plain_cap);
     if (!plain.complete()) continue;
     ++compared;
     Program untwinned = p;
@@ -720,8 +709,8 @@ TEST(Dpor, TwinThreadsReachTheSameViolationsAndFinalStatesUpToTheirOrder) {
     twinned_total += some.executions;
     with_violations += all.violations.empty() ? 0 : 1;
   }
-  EXPECT_GE(compared, kAtLeast);
-  if (kAtLeast > 1) {
+  EXPECT_GE(compared, b.at_least);
+  if (b.at_least > 1) {
     EXPECT_GE(with_violations, 1) << "the suite should hold programs that fail";
   }
   EXPECT_LT(twinned_total, untwinned_total);
@@ -809,21 +798,15 @@ TEST(Dpor, UnderAPreemptionBoundRandomProgramsReachWhatThePlainBoundedSearchReac
   // the start of its block too (bounded partial-order reduction's conservative point), it missed
   // a final state on 5 of the first 60 programs' 180 bounds (seeds 2, 7, 29 and 50 at bound 1,
   // 50 at bound 2), and the twins' programs more.
-#ifdef SYNCSTRESS_ASAN
-  constexpr std::uint64_t kSeeds = 40;
-  constexpr std::uint64_t kPlainCap = 5'000;
-#else
-  constexpr std::uint64_t kSeeds = 200;
-  constexpr std::uint64_t kPlainCap = 200'000;
-#endif
+  constexpr Budget b = budget({40, 5'000, 200}, {200, 200'000, 1'000});
   int compared = 0, with_violations = 0;
   std::uint64_t plain_total = 0, reduced_total = 0;
   for (const bool twins : {false, true}) {
-    for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+    for (std::uint64_t seed = 1; seed <= b.seeds; ++seed) {
       const Program p = random_program(seed, twins);
       for (std::uint32_t bound = 0; bound <= 2; ++bound) {
         ExhaustiveStrategy plain(bound);
-        const auto all = explore(p, plain, kPlainCap);
+        const auto all = explore(p, plain, b.plain_cap);
         if (!plain.complete()) continue;
         DporStrategy reduced(bound);
         const auto some = explore(p, reduced);
@@ -839,7 +822,7 @@ TEST(Dpor, UnderAPreemptionBoundRandomProgramsReachWhatThePlainBoundedSearchReac
       }
     }
   }
-  EXPECT_GE(compared, static_cast<int>(kSeeds) * 5);
+  EXPECT_GE(compared, b.at_least);
   EXPECT_GE(with_violations, 10) << "the suite should hold programs that fail";
   EXPECT_LT(reduced_total * 10, plain_total);
   ::testing::Test::RecordProperty("plain_executions", std::to_string(plain_total));
