@@ -375,43 +375,52 @@ void DporStrategy::add_at_block_start(std::size_t node_index, ThreadId t) {
   }
 }
 
-// Long (79 lines): one pass over the steps, whose clocks, per-object last accesses, races and
+DporStrategy::HbObject* DporStrategy::object_state(std::uint64_t object, bool add) {
+  const std::size_t mask = hb_table_.size() - 1;
+  for (std::size_t i = mix(object) & mask;; i = (i + 1) & mask) {
+    HbSlot& slot = hb_table_[i];
+    if (slot.pass == hb_pass_ && slot.object == object) return &hb_objects_[slot.index];
+    if (slot.pass == hb_pass_) continue;
+    if (!add) return nullptr;
+    if (hb_used_ == hb_objects_.size()) hb_objects_.emplace_back();
+    HbObject& fresh = hb_objects_[hb_used_];
+    fresh.last_write = -1;
+    fresh.reads.clear();
+    slot = {object, hb_pass_, static_cast<std::uint32_t>(hb_used_++)};
+    return &fresh;
+  }
+}
+
+// Long (128 lines): one pass over the steps, whose clocks, per-object last accesses, races and
 // fingerprint are updated together at each step.
-DporStrategy::Analysis DporStrategy::happens_before() const {
-  Analysis out;
+const DporStrategy::Analysis& DporStrategy::happens_before() {
+  Analysis& out = analysis_;
   const std::size_t n = events_.size();
   std::size_t threads = 0;
   for (const Event& e : events_) threads = std::max<std::size_t>(threads, e.thread + 1);
   out.threads = threads;
   out.clocks.assign(n * threads, 0);
   out.nth.assign(n, 0);
+  out.races.clear();
+  out.fingerprint = 0;
   std::vector<std::uint32_t>& clocks = out.clocks;
   std::vector<std::uint32_t>& nth = out.nth;
-  std::vector<std::int64_t> last_of(threads, -1);
-  struct Read {
-    std::uint32_t step;
-    bool free;  // a free read (Access::free_read)
-  };
-  struct ObjectState {
-    std::int64_t last_write = -1;
-    std::vector<Read> reads;  // since the last write
-  };
-  std::unordered_map<std::uint64_t, ObjectState> objects;
-  std::vector<std::uint32_t> before(threads);
-  struct Pred {
-    std::uint32_t step;
-    bool race;  // false where the later step could not have come first (Access::follows_write)
-    // A step that happens before this one happens before the step with no race of its own,
-    // but for a chained access (Access::chained).
-    bool orders = true;
-    // Part of the class's fingerprint: not where a free read is the earlier step (the class is
-    // the same whichever of it and a later write it did not read comes first).
-    bool counts = true;
-    // A race whatever else orders the two (Access::races_store: the later step, coming first,
-    // would do something else than read what it read).
-    bool forced = false;
-  };
-  std::vector<Pred> preds;
+  std::vector<std::int64_t>& last_of = hb_last_of_;
+  last_of.assign(threads, -1);
+  // A new pass: every slot of the table is free again (cleared when the pass number wraps).
+  std::size_t slots = 16;
+  while (slots < 2 * accesses_.size()) slots *= 2;
+  if (hb_table_.size() < slots) hb_table_.assign(slots, HbSlot{});
+  if (++hb_pass_ == 0) {
+    std::fill(hb_table_.begin(), hb_table_.end(), HbSlot{});
+    hb_pass_ = 1;
+  }
+  hb_used_ = 0;
+  std::vector<std::uint32_t>& before = hb_before_;
+  before.assign(threads, 0);
+  using Read = HbRead;
+  using Pred = HbPred;
+  std::vector<Pred>& preds = hb_preds_;
   for (std::size_t j = 0; j < n; ++j) {
     const Event& ev = events_[j];
     const ThreadId q = ev.thread;
@@ -452,14 +461,13 @@ DporStrategy::Analysis DporStrategy::happens_before() const {
           continue;
         }
       }
-      const auto it = objects.find(a.object);
-      if (it == objects.end()) continue;
-      if (it->second.last_write >= 0) {
-        preds.push_back(
-            {static_cast<std::uint32_t>(it->second.last_write), !a.follows_write, !a.chained});
+      const HbObject* st = object_state(a.object, false);
+      if (st == nullptr) continue;
+      if (st->last_write >= 0) {
+        preds.push_back({static_cast<std::uint32_t>(st->last_write), !a.follows_write, !a.chained});
       }
       if (a.write) {
-        for (const Read& r : it->second.reads) preds.push_back({r.step, true, true, !r.free});
+        for (const Read& r : st->reads) preds.push_back({r.step, true, true, !r.free});
       }
     }
     // One entry per earlier step: a race if one of its accesses makes one and none orders the
@@ -500,7 +508,7 @@ DporStrategy::Analysis DporStrategy::happens_before() const {
     }
     for (const Access& a : mine) {
       if (a.object == kAfterEveryThread || a.races_store) continue;
-      ObjectState& st = objects[a.object];
+      HbObject& st = *object_state(a.object, true);
       if (a.write) {
         st.last_write = static_cast<std::int64_t>(j);
         st.reads.clear();
@@ -545,7 +553,7 @@ void DporStrategy::reverse_races(const Analysis& a) {
 
 void DporStrategy::analyze_execution() {
   if (events_.empty()) return;
-  const Analysis analysis = happens_before();
+  const Analysis& analysis = happens_before();
   if (!last_pruned_) {
     if (traces_.size() < kTraceCap) {
       traces_.insert(analysis.fingerprint);

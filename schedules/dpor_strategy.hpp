@@ -247,7 +247,40 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
     std::vector<Race> races;
     std::uint64_t fingerprint = 0;
   };
-  Analysis happens_before() const;
+  /// Computes the last execution's Analysis into analysis_, reusing its buffers and those below
+  /// from one execution to the next.
+  const Analysis& happens_before();
+  // happens_before()'s working state.
+  struct HbRead {
+    std::uint32_t step;
+    bool free;  // a free read (Access::free_read)
+  };
+  struct HbObject {
+    std::int64_t last_write = -1;
+    std::vector<HbRead> reads;  // since the last write
+  };
+  struct HbPred {
+    std::uint32_t step;
+    bool race;  // false where the later step could not have come first (Access::follows_write)
+    // A step that happens before this one happens before the step with no race of its own,
+    // but for a chained access (Access::chained).
+    bool orders = true;
+    // Part of the class's fingerprint: not where a free read is the earlier step (the class is
+    // the same whichever of it and a later write it did not read comes first).
+    bool counts = true;
+    // A race whatever else orders the two (Access::races_store: the later step, coming first,
+    // would do something else than read what it read).
+    bool forced = false;
+  };
+  // An object's place in hb_objects_, valid in the pass numbered `pass` alone (open addressing).
+  struct HbSlot {
+    std::uint64_t object = 0;
+    std::uint32_t pass = 0;
+    std::uint32_t index = 0;
+  };
+  /// The state of `object` in this pass; null where the pass has not met it yet (`add`: then a
+  /// fresh one).
+  HbObject* object_state(std::uint64_t object, bool add);
   /// For each race, a thread at the node before its first step that reverses it.
   void reverse_races(const Analysis& analysis);
   /// Counts the last execution's class and adds the backtrack points its races need.
@@ -292,6 +325,16 @@ class DporStrategy final : public ExhaustiveSearch, private StepObserver {
   std::uint64_t traces_before_ = 0;  // classes counted before a resume
   bool traces_capped_ = false;
   SearchEstimate estimate_;
+  // happens_before()'s result and buffers: the objects' states and their hash table (a power of
+  // two of slots, at least twice the objects), the step's predecessors, each thread's last step.
+  Analysis analysis_;
+  std::vector<HbObject> hb_objects_;
+  std::size_t hb_used_ = 0;
+  std::vector<HbSlot> hb_table_;
+  std::uint32_t hb_pass_ = 0;
+  std::vector<HbPred> hb_preds_;
+  std::vector<std::int64_t> hb_last_of_;
+  std::vector<std::uint32_t> hb_before_;
 };
 
 }  // namespace syncstress
