@@ -106,12 +106,15 @@ void DporStrategy::reading(std::span<const std::uint64_t> stores,
   // so are a compare-exchange's failures where it was woken for its successes alone.
   std::optional<std::uint32_t> since;
   bool successes = false;
+  bool woken_load = false;
   for (const Sleeper& z : sleep_) {
     if (z.thread != running_) continue;
     if (z.partial) since = std::max(since.value_or(0), z.since);
-    successes = successes || z.writes_woken;
+    // Only a compare-exchange has successes to keep (`writes`); a load in a step woken for its
+    // writes reads as if woken in full.
+    if (z.writes_woken) (writes.empty() ? woken_load : successes) = true;
   }
-  if (!since && !successes) return;
+  if (woken_load || (!since && !successes)) return;
   std::vector<std::uint64_t> only;
   for (std::uint64_t k = 0; k < stores.size(); ++k) {
     // A store made before any step is older than any sleep; one the search did not see made
