@@ -1,7 +1,6 @@
 #include "schedules/dpor_strategy.hpp"
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace syncstress {
 namespace {
