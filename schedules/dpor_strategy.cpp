@@ -270,8 +270,10 @@ bool DporStrategy::step_taken(ThreadId thread, std::span<const Access> accesses,
   const auto every = [](const Sleeper&) { return true; };
   if (choosing_node_ >= 0) {
     Node& node = path_[static_cast<std::size_t>(choosing_node_)];
-    node.chosen_stops =
-        node.chosen_stops && std::find(runnable.begin(), runnable.end(), thread) == runnable.end();
+    if (preemption_bound_) {  // only a bounded search reads it (Sleeper::stops)
+      node.chosen_stops = node.chosen_stops &&
+                          std::find(runnable.begin(), runnable.end(), thread) == runnable.end();
+    }
     keep(node.sleep, every);
     if (!preemption_bound_) {
       keep(node.done, every);
@@ -393,7 +395,7 @@ DporStrategy::HbObject* DporStrategy::object_state(std::uint64_t object, bool ad
   }
 }
 
-// Long (128 lines): one pass over the steps, whose clocks, per-object last accesses, races and
+// Long (126 lines): one pass over the steps, whose clocks, per-object last accesses, races and
 // fingerprint are updated together at each step.
 const DporStrategy::Analysis& DporStrategy::happens_before() {
   Analysis& out = analysis_;
@@ -420,9 +422,7 @@ const DporStrategy::Analysis& DporStrategy::happens_before() {
   hb_used_ = 0;
   std::vector<std::uint32_t>& before = hb_before_;
   before.assign(threads, 0);
-  using Read = HbRead;
-  using Pred = HbPred;
-  std::vector<Pred>& preds = hb_preds_;
+  std::vector<HbPred>& preds = hb_preds_;
   for (std::size_t j = 0; j < n; ++j) {
     const Event& ev = events_[j];
     const ThreadId q = ev.thread;
@@ -469,16 +469,16 @@ const DporStrategy::Analysis& DporStrategy::happens_before() {
         preds.push_back({static_cast<std::uint32_t>(st->last_write), !a.follows_write, !a.chained});
       }
       if (a.write) {
-        for (const Read& r : st->reads) preds.push_back({r.step, true, true, !r.free});
+        for (const HbRead& r : st->reads) preds.push_back({r.step, true, true, !r.free});
       }
     }
     // One entry per earlier step: a race if one of its accesses makes one and none orders the
     // two steps for good (a follows_write access that is not chained, or kAfterEveryThread).
     std::sort(preds.begin(), preds.end(),
-              [](const Pred& x, const Pred& y) { return x.step < y.step; });
+              [](const HbPred& x, const HbPred& y) { return x.step < y.step; });
     std::size_t kept = 0;
     for (std::size_t i = 0; i < preds.size();) {
-      Pred merged = preds[i];
+      HbPred merged = preds[i];
       bool fixed = !merged.race && merged.orders;
       for (++i; i < preds.size() && preds[i].step == merged.step; ++i) {
         merged.race = merged.race || preds[i].race;
@@ -492,14 +492,14 @@ const DporStrategy::Analysis& DporStrategy::happens_before() {
     }
     preds.resize(kept);
     std::uint64_t h = mix((std::uint64_t{q} << 32) ^ nth[j]) ^ mix(ev.data + 1);
-    for (const Pred& pred : preds) {
+    for (const HbPred& pred : preds) {
       const std::uint32_t c = pred.step;
       const ThreadId p = events_[c].thread;
       if (pred.counts) h += mix((std::uint64_t{p} << 32 | nth[c]) ^ 0x5bd1e995ULL);
       if (p == q) continue;
       // A race unless c happens before this step through another predecessor that orders it
       // (or the thread's previous step): then the two cannot be swapped alone.
-      const bool through_other = std::any_of(preds.begin(), preds.end(), [&](const Pred& d) {
+      const bool through_other = std::any_of(preds.begin(), preds.end(), [&](const HbPred& d) {
         return d.orders && d.step != c && clocks[std::size_t{d.step} * threads + p] >= nth[c];
       });
       if (pred.race && before[p] < nth[c] && !through_other) {
