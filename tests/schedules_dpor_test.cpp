@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -792,6 +793,28 @@ TEST(Dpor, ABugNeedingTwoPreemptionsIsFoundAtBoundTwoAndNotAtBoundOne) {
   EXPECT_TRUE(fails_within(unbounded));
 }
 
+// Plain against reduced search on `p` within `bound` (`label` names the program in messages):
+// where the plain search ends within `plain_cap` executions, the reduced one must end too and
+// reach its final states and violations. `out` gets both searches' outcomes, or stays empty
+// where the plain search did not end.
+struct BoundedOutcomes {
+  Outcomes plain, reduced;
+};
+void compare_bounded(const Program& p, std::uint32_t bound, std::uint64_t plain_cap,
+                     const std::string& label, std::optional<BoundedOutcomes>& out) {
+  out.reset();
+  ExhaustiveStrategy plain(bound);
+  Outcomes all = explore(p, plain, plain_cap);
+  if (!plain.complete()) return;
+  DporStrategy reduced(bound);
+  Outcomes some = explore(p, reduced);
+  const std::string which = label + " at bound " + std::to_string(bound) + ": " + describe(p);
+  ASSERT_TRUE(reduced.complete()) << which;
+  EXPECT_EQ(some.finals, all.finals) << which;
+  EXPECT_EQ(some.violations, all.violations) << which;
+  out = BoundedOutcomes{std::move(all), std::move(some)};
+}
+
 TEST(Dpor, UnderAPreemptionBoundRandomProgramsReachWhatThePlainBoundedSearchReaches) {
   // The plain search with the same bound runs every schedule within it; the reduced one must
   // reach the same final states and violations. Before the reduction tried a race's thread at
@@ -805,20 +828,15 @@ TEST(Dpor, UnderAPreemptionBoundRandomProgramsReachWhatThePlainBoundedSearchReac
     for (std::uint64_t seed = 1; seed <= b.seeds; ++seed) {
       const Program p = random_program(seed, twins);
       for (std::uint32_t bound = 0; bound <= 2; ++bound) {
-        ExhaustiveStrategy plain(bound);
-        const auto all = explore(p, plain, b.plain_cap);
-        if (!plain.complete()) continue;
-        DporStrategy reduced(bound);
-        const auto some = explore(p, reduced);
-        ASSERT_TRUE(reduced.complete());
-        const std::string which = "program " + std::to_string(seed) + (twins ? " (twins)" : "") +
-                                  " at bound " + std::to_string(bound) + ": " + describe(p);
-        EXPECT_EQ(some.finals, all.finals) << which;
-        EXPECT_EQ(some.violations, all.violations) << which;
+        std::optional<BoundedOutcomes> o;
+        compare_bounded(p, bound, b.plain_cap,
+                        "program " + std::to_string(seed) + (twins ? " (twins)" : ""), o);
+        if (HasFatalFailure()) return;
+        if (!o) continue;
         ++compared;
-        with_violations += all.violations.empty() ? 0 : 1;
-        plain_total += all.executions;
-        reduced_total += some.executions;
+        with_violations += o->plain.violations.empty() ? 0 : 1;
+        plain_total += o->plain.executions;
+        reduced_total += o->reduced.executions;
       }
     }
   }
@@ -839,18 +857,12 @@ TEST(Dpor, UnderAPreemptionBoundRandomProgramsThatWaitReachWhatThePlainBoundedSe
   for (std::uint64_t seed = 1; seed <= b.seeds; ++seed) {
     const Program p = random_waiting_program(seed);
     for (std::uint32_t bound = 0; bound <= 2; ++bound) {
-      ExhaustiveStrategy plain(bound);
-      const auto all = explore(p, plain, b.plain_cap);
-      if (!plain.complete()) continue;
-      DporStrategy reduced(bound);
-      const auto some = explore(p, reduced);
-      ASSERT_TRUE(reduced.complete());
-      const std::string which = "program " + std::to_string(seed) + " at bound " +
-                                std::to_string(bound) + ": " + describe(p);
-      EXPECT_EQ(some.finals, all.finals) << which;
-      EXPECT_EQ(some.violations, all.violations) << which;
+      std::optional<BoundedOutcomes> o;
+      compare_bounded(p, bound, b.plain_cap, "program " + std::to_string(seed), o);
+      if (HasFatalFailure()) return;
+      if (!o) continue;
       if (seed == 77 && bound == 2) {
-        EXPECT_LE(some.executions, 16u) << which;
+        EXPECT_LE(o->reduced.executions, 16u) << "program 77 at bound 2: " << describe(p);
       }
       ++compared;
     }
